@@ -1,0 +1,254 @@
+"""Who may do what, and the record of background work.
+
+Memory content never lives here: it lives in each project's Git repository
+(``settings.PROJECTS_DIR/<slug>/repo``), which is the truth the dashboard reads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from pathlib import Path
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Role(models.TextChoices):
+    VIEWER = "viewer", "viewer"
+    MEMBER = "member", "member"
+    MAINTAINER = "maintainer", "maintainer"
+
+
+ROLE_RANK = {Role.VIEWER: 1, Role.MEMBER: 2, Role.MAINTAINER: 3}
+
+
+class DreamEngine(models.TextChoices):
+    AUTO = "auto", "anthropic when an API key is configured, else deterministic"
+    DETERMINISTIC = "deterministic", "deterministic"
+    ANTHROPIC = "anthropic", "anthropic"
+
+
+class Project(models.Model):
+    slug = models.SlugField(max_length=64, unique=True)
+    name = models.CharField(max_length=200)
+    created_at = models.DateTimeField(default=timezone.now)
+    # Dream settings: None means "use the global default from settings".
+    dream_enabled = models.BooleanField(null=True, blank=True)
+    dream_min_hours = models.FloatField(null=True, blank=True)
+    dream_min_sessions = models.PositiveIntegerField(null=True, blank=True)
+    dream_engine = models.CharField(
+        max_length=16, choices=DreamEngine.choices, default=DreamEngine.AUTO
+    )
+    allow_transcripts = models.BooleanField(
+        default=False, help_text="Members may upload (redacted) session transcripts."
+    )
+    last_session_scan_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return self.slug
+
+    @property
+    def base_dir(self) -> Path:
+        return Path(settings.PROJECTS_DIR) / self.slug
+
+    @property
+    def repo_dir(self) -> Path:
+        return self.base_dir / "repo"
+
+    @property
+    def transcripts_dir(self) -> Path:
+        return self.base_dir / "transcripts"
+
+    @property
+    def worktrees_dir(self) -> Path:
+        return self.base_dir / "worktrees"
+
+
+class Membership(models.Model):
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["project", "user"], name="one_membership_per_user")
+        ]
+        ordering = ["project__slug", "user__username"]
+
+    def __str__(self) -> str:
+        return f"{self.user} is {self.role} of {self.project}"
+
+    def allows(self, role: str) -> bool:
+        return ROLE_RANK[Role(self.role)] >= ROLE_RANK[Role(role)]
+
+
+TOKEN_PREFIX = "msk_"
+
+
+def hash_token(token: str) -> str:
+    """Tokens carry 240 bits of randomness, so one SHA-256 is enough (no slow KDF needed)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class AccessTokenQuerySet(models.QuerySet["AccessToken"]):
+    def active(self) -> AccessTokenQuerySet:
+        return self.filter(revoked_at__isnull=True)
+
+
+class AccessToken(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="access_tokens"
+    )
+    name = models.CharField(max_length=100)
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    hint = models.CharField(max_length=16, editable=False, help_text="First characters, shown")
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = AccessTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.hint}…)"
+
+    @classmethod
+    def issue(cls, user: object, name: str) -> tuple[AccessToken, str]:
+        """Create a token; the clear text is returned once and never stored."""
+        clear = TOKEN_PREFIX + secrets.token_urlsafe(30)
+        token = cls.objects.create(
+            user=user, name=name, digest=hash_token(clear), hint=clear[: len(TOKEN_PREFIX) + 4]
+        )
+        return token, clear
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
+class SessionRecord(models.Model):
+    """A Claude Code session a member reported; the dream's session gate counts these."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="sessions")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memsync_sessions"
+    )
+    session_id = models.CharField(max_length=100)
+    touched_at = models.DateTimeField()
+    messages = models.PositiveIntegerField(default=0)
+    transcript = models.CharField(max_length=500, blank=True, help_text="Stored redacted copy")
+    extracted_messages = models.PositiveIntegerField(
+        default=0, help_text="Extraction cursor: messages already analysed"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["project", "session_id"], name="one_record_per_session")
+        ]
+        indexes = [models.Index(fields=["project", "touched_at"])]
+        ordering = ["-touched_at"]
+
+    def __str__(self) -> str:
+        return f"{self.session_id} ({self.project})"
+
+
+class RunKind(models.TextChoices):
+    DREAM = "dream", "dream"
+    MERGE = "merge", "merge"
+    EXTRACT = "extract", "extract"
+    GATE = "gate", "gate check"
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued", "queued"
+    RUNNING = "running", "running"
+    PROPOSED = "proposed", "proposed"
+    MERGED = "merged", "merged"
+    SUCCEEDED = "succeeded", "succeeded"
+    NO_CHANGES = "no-changes", "no changes"
+    SKIPPED = "skipped", "skipped"
+    LOCKED = "locked", "locked"
+    CONFLICT = "conflict", "conflict"
+    FAILED = "failed", "failed"
+    CANCELLED = "cancelled", "cancelled"
+
+
+FINISHED_STATUSES = frozenset(RunStatus) - {RunStatus.QUEUED, RunStatus.RUNNING}
+
+
+class Run(models.Model):
+    """One background run (dream, merge, extraction), written by the task, read by the UI."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="runs")
+    kind = models.CharField(max_length=16, choices=RunKind.choices)
+    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    trigger = models.CharField(max_length=32, blank=True, help_text="beat, session, push, manual")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    task_id = models.CharField(max_length=64, blank=True)
+    worker = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    summary = models.TextField(blank=True)
+    error = models.TextField(blank=True)
+    # D7 progress: phase, turns, files_touched, sessions_reviewed, ...
+    progress = models.JSONField(default=dict, blank=True)
+    cancel_requested = models.BooleanField(default=False)
+    detail = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["project", "kind", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} {self.status}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in FINISHED_STATUSES
+
+
+class ConflictStatus(models.TextChoices):
+    OPEN = "open", "open"
+    RESOLVED = "resolved", "resolved"
+
+
+class ConflictItem(models.Model):
+    """A topic file both main and a member changed; both sides are kept on refs."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="conflicts")
+    member = models.CharField(max_length=150, help_text="username whose branch conflicted")
+    path = models.CharField(max_length=500)
+    base_commit = models.CharField(max_length=40, blank=True)
+    ours_commit = models.CharField(max_length=40, help_text="main when the merge was tried")
+    theirs_commit = models.CharField(max_length=40, help_text="the member's commit")
+    ref = models.CharField(max_length=200, help_text="refs/memsync/conflicts/<id>")
+    status = models.CharField(
+        max_length=16, choices=ConflictStatus.choices, default=ConflictStatus.OPEN
+    )
+    resolution = models.CharField(max_length=16, blank=True, help_text="mine, theirs, edit")
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution_commit = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"conflict on {self.path} ({self.member})"

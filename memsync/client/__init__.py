@@ -1,0 +1,1 @@
+"""The ``memsync`` command for developer machines and operators."""
