@@ -55,7 +55,7 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 DEBUG = env_bool("DEBUG", True)
 
-_DEV_SECRET_KEY = "memsync-development-only-secret-key-do-not-use-in-production"  # noqa: S105
+_DEV_SECRET_KEY = "memsync-development-only-secret-key-do-not-use-in-production"
 SECRET_KEY = env_str("SECRET_KEY") or (_DEV_SECRET_KEY if DEBUG else "")
 if not SECRET_KEY:
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")

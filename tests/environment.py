@@ -29,5 +29,3 @@ if not os.environ.get("REDIS_URL"):
     atexit.register(bundled_redis.stop, _redis_dir)
 
 atexit.register(shutil.rmtree, _run_dir, ignore_errors=True)
-
-
