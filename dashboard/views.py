@@ -7,5 +7,5 @@ from .models import Project
 
 @login_required
 def project_list(request: HttpRequest) -> HttpResponse:
-    projects = Project.objects.filter(memberships__user=request.user).distinct()
+    projects = Project.objects.filter(memberships__user_id=request.user.pk).distinct()
     return render(request, "dashboard/project_list.html", {"projects": projects})
