@@ -1,4 +1,5 @@
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -7,5 +8,7 @@ from .models import Project
 
 @login_required
 def project_list(request: HttpRequest) -> HttpResponse:
-    projects = Project.objects.filter(memberships__user_id=request.user.pk).distinct()
+    user = request.user
+    assert isinstance(user, User)  # login_required guarantees an authenticated user
+    projects = Project.objects.filter(memberships__user=user).distinct()
     return render(request, "dashboard/project_list.html", {"projects": projects})
