@@ -1,0 +1,523 @@
+"""``MemoryRepo``: one memory directory as a Git repository, with memsync's verbs.
+
+Every write (stage-and-commit, merge, revert) runs under one ``flock`` per repository
+and through the ``git`` binary, so concurrent writers serialise instead of losing
+commits (see GIT-NOTES). Reads run without the lock. Nothing here reads settings.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path, PurePosixPath
+
+from .diff import Diff, parse_diff
+from .gitcmd import GitError, GitRunner
+from .history import (
+    LOG_FORMAT,
+    CommitInfo,
+    CommitKind,
+    format_message,
+    parse_ages,
+    parse_log,
+)
+from .lock import RepoLock
+
+MAIN = "main"
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+LOCK_FILE_NAME = ".consolidate-lock"
+MERGE_DRIVER_NAME = "memsync-index"
+GITATTRIBUTES = f"MEMORY.md merge={MERGE_DRIVER_NAME}\n"
+GITIGNORE = f"{LOCK_FILE_NAME}\n"
+DEFAULT_IDENTITY = ("memsync", "memsync@localhost")
+_LOCK_RETRIES = 5
+
+
+class StoreError(Exception):
+    """A repository operation could not be done; the message says why."""
+
+
+@dataclass(frozen=True)
+class Identity:
+    name: str
+    email: str
+
+    def env(self, role: str) -> dict[str, str]:
+        return {f"GIT_{role}_NAME": self.name, f"GIT_{role}_EMAIL": self.email}
+
+    def __str__(self) -> str:
+        return f"{self.name} <{self.email}>"
+
+
+@dataclass(frozen=True)
+class ConflictedFile:
+    """A path both sides changed in ways Git could not reconcile; blob ids per side."""
+
+    path: str
+    base_sha: str | None
+    ours_sha: str | None
+    theirs_sha: str | None
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    status: str  # merged, up-to-date, conflict
+    commit: str | None = None
+    conflicts: tuple[ConflictedFile, ...] = field(default=())
+
+    @property
+    def merged(self) -> bool:
+        return self.status == "merged"
+
+
+def merge_driver_command() -> str:
+    """How git should call the index merge driver from this installation."""
+    script = Path(sys.executable).with_name("memsync")
+    if script.exists():
+        return f"'{script}' merge-index %O %A %B"
+    return f"'{sys.executable}' -m memsync.client.cli merge-index %O %A %B"
+
+
+class MemoryRepo:
+    """A memory directory under Git. Open an existing one, or :meth:`init` a directory."""
+
+    def __init__(self, path: Path, *, committer: Identity | None = None) -> None:
+        self.path = Path(path).resolve()
+        if not (self.path / ".git").exists():
+            raise StoreError(f"{self.path} is not a memsync repository (no .git); run init")
+        env = committer.env("COMMITTER") if committer else {}
+        self.git = GitRunner(self.path, env=env)
+        self._lock: RepoLock | None = None
+
+    # --- setup -------------------------------------------------------------------------
+    @classmethod
+    def init(
+        cls,
+        path: Path,
+        *,
+        committer: Identity | None = None,
+        driver_command: str | None = None,
+    ) -> MemoryRepo:
+        """Make ``path`` (new, or an existing memory directory) a memsync repository.
+
+        Idempotent: branch ``main``, ``MEMORY.md`` routed to the index merge driver,
+        the consolidation lock ignored, and a first commit holding what was there.
+        """
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        runner = GitRunner(path.resolve())
+        if not (path / ".git").exists():
+            runner.run("init", "--quiet", "--initial-branch", MAIN)
+        repo = cls(path, committer=committer)
+        repo.git.run("config", f"merge.{MERGE_DRIVER_NAME}.name", "memsync MEMORY.md entry merge")
+        repo.git.run(
+            "config", f"merge.{MERGE_DRIVER_NAME}.driver", driver_command or merge_driver_command()
+        )
+        status, _, _ = repo.git.run_status("config", "user.email")
+        if status != 0:
+            repo.git.run("config", "user.name", DEFAULT_IDENTITY[0])
+            repo.git.run("config", "user.email", DEFAULT_IDENTITY[1])
+        _ensure_line(path / ".gitattributes", GITATTRIBUTES)
+        _ensure_line(path / ".gitignore", GITIGNORE)
+        if repo.head() is None:
+            repo.git.run("symbolic-ref", "HEAD", f"refs/heads/{MAIN}")
+            repo.commit(CommitKind.MANUAL, "start memsync history", allow_empty=True)
+        else:
+            repo.commit(CommitKind.MANUAL, "set up memsync", paths=[".gitattributes", ".gitignore"])
+        return repo
+
+    @property
+    def lock(self) -> RepoLock:
+        if self._lock is None:
+            common = Path(self.git.run("rev-parse", "--git-common-dir"))
+            if not common.is_absolute():
+                common = self.path / common
+            self._lock = RepoLock(common / "memsync-write.lock")
+        return self._lock
+
+    # --- refs --------------------------------------------------------------------------
+    def head(self) -> str | None:
+        return self.rev_parse("HEAD")
+
+    def current_branch(self) -> str | None:
+        status, out, _ = self.git.run_status("symbolic-ref", "--short", "-q", "HEAD")
+        return out.strip() if status == 0 else None
+
+    def rev_parse(self, rev: str) -> str | None:
+        status, out, _ = self.git.run_status("rev-parse", "--verify", "-q", f"{rev}^{{commit}}")
+        return out.strip() if status == 0 else None
+
+    def branches(self, prefix: str = "") -> dict[str, str]:
+        """Branch name → commit, for branches starting with ``prefix`` (e.g. ``dream/``)."""
+        return self.refs(f"refs/heads/{prefix}", strip="refs/heads/")
+
+    def refs(self, prefix: str, *, strip: str = "") -> dict[str, str]:
+        output = self.git.run("for-each-ref", "--format=%(objectname) %(refname)", prefix)
+        found = {}
+        for line in output.splitlines():
+            sha, name = line.split(" ", 1)
+            if name.startswith(prefix.rstrip("*")):
+                found[name.removeprefix(strip)] = sha
+        return found
+
+    def create_branch(self, name: str, start: str = MAIN) -> str:
+        self.git.run("branch", "--no-track", name, start)
+        sha = self.rev_parse(name)
+        assert sha is not None
+        return sha
+
+    def delete_branch(self, name: str) -> None:
+        self.git.run("branch", "-D", name)
+
+    def update_ref(self, ref: str, sha: str, *, old: str | None = None) -> None:
+        args = ["update-ref", ref, sha] + ([old] if old is not None else [])
+        self.git.run(*args)
+
+    def delete_ref(self, ref: str) -> None:
+        self.git.run("update-ref", "-d", ref)
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        status, _, _ = self.git.run_status("merge-base", "--is-ancestor", ancestor, descendant)
+        return status == 0
+
+    def ahead_behind(self, branch: str, base: str = MAIN) -> tuple[int, int]:
+        """How many commits ``branch`` has that ``base`` lacks, and the other way round."""
+        out = self.git.run("rev-list", "--left-right", "--count", f"{branch}...{base}")
+        ahead, behind = out.split()
+        return int(ahead), int(behind)
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        status, out, _ = self.git.run_status("merge-base", a, b)
+        return out.strip() if status == 0 else None
+
+    # --- reading -----------------------------------------------------------------------
+    def files(self, rev: str = "HEAD") -> list[str]:
+        """Every file path in the tree at ``rev``."""
+        if self.rev_parse(rev) is None:
+            return []
+        output = self.git.run_bytes("ls-tree", "-r", "-z", "--name-only", rev)
+        return [p.decode("utf-8", "replace") for p in output.split(b"\0") if p]
+
+    def read(self, rev: str, path: str) -> bytes | None:
+        """A file's bytes at ``rev``, or None when it is not there."""
+        status, _, _ = self.git.run_status("cat-file", "-e", f"{rev}:{path}")
+        if status != 0:
+            return None
+        return self.git.run_bytes("cat-file", "blob", f"{rev}:{path}")
+
+    def read_many(self, rev: str, paths: Iterable[str]) -> dict[str, bytes]:
+        """Several files at ``rev`` through one ``git cat-file --batch`` process."""
+        wanted = [p for p in paths if "\n" not in p]
+        if not wanted:
+            return {}
+        request = "".join(f"{rev}:{p}\n" for p in wanted).encode()
+        out = self.git.run_with_input(request, "cat-file", "--batch")
+        found, position = {}, 0
+        for path in wanted:
+            line_end = out.index(b"\n", position)
+            header = out[position:line_end].split(b" ")
+            position = line_end + 1
+            if len(header) == 3 and header[1] == b"blob":
+                size = int(header[2])
+                found[path] = out[position : position + size]
+                position += size + 1
+        return found
+
+    def log(
+        self,
+        rev: str = "HEAD",
+        *,
+        paths: Sequence[str] = (),
+        limit: int | None = None,
+        skip: int = 0,
+        first_parent: bool = False,
+    ) -> list[CommitInfo]:
+        """Commits reachable from ``rev``, newest first, with kind, trailers and file stats."""
+        if self.rev_parse(rev) is None:
+            return []
+        args = ["log", f"--format={LOG_FORMAT}", "--numstat", "-z", "--no-renames"]
+        if limit is not None:
+            args.append(f"--max-count={limit}")
+        if skip:
+            args.append(f"--skip={skip}")
+        if first_parent:
+            args.append("--first-parent")
+        args += [rev, "--", *paths]
+        return parse_log(self.git.run_bytes(*args))
+
+    def commit_info(self, rev: str) -> CommitInfo:
+        commits = self.log(rev, limit=1)
+        if not commits:
+            raise StoreError(f"no commit {rev!r} in {self.path}")
+        return commits[0]
+
+    def diff(self, rev: str, base: str | None = None) -> Diff:
+        """What ``rev`` changed: against ``base``, else its first parent (or nothing)."""
+        head = self.rev_parse(rev)
+        if head is None:
+            raise StoreError(f"no commit {rev!r} in {self.path}")
+        if base is None:
+            base = self.rev_parse(f"{head}^1")
+        output = self.git.run_bytes(
+            "diff", "--raw", "-z", "--patch", "--no-color", "--no-ext-diff",
+            "--no-renames", "--no-abbrev", "--full-index", base or EMPTY_TREE, head,
+        )  # fmt: skip
+        return parse_diff(output, base, head)
+
+    def ages(self, rev: str = "HEAD") -> dict[str, datetime]:
+        """Last-change time of every file at ``rev``, from history, in one pass."""
+        wanted = set(self.files(rev))
+        if not wanted:
+            return {}
+        with self.git.stream("log", "--format=%x1e%ct", "--name-only", "-z", rev) as process:
+            assert process.stdout is not None
+            return parse_ages(_split_nul(process.stdout), wanted)
+
+    # --- writing -----------------------------------------------------------------------
+    def commit(
+        self,
+        kind: str,
+        summary: str,
+        trailers: Iterable[tuple[str, str]] = (),
+        *,
+        paths: Sequence[str] | None = None,
+        author: Identity | None = None,
+        allow_empty: bool = False,
+    ) -> str | None:
+        """Stage ``paths`` (default: everything) and commit as ``kind: summary``.
+
+        Returns the new commit, or None when nothing changed.
+        """
+        CommitKind(kind)  # refuse unknown kinds early, with a ValueError naming it
+        paragraphs = format_message(kind, summary, trailers)
+        with self.lock.held():
+            self._write("add", "--all", "--", *(paths or ["."]))
+            return self._commit_staged(paragraphs, author=author, allow_empty=allow_empty)
+
+    def apply(
+        self,
+        changes: Mapping[str, bytes | None],
+        kind: str,
+        summary: str,
+        trailers: Iterable[tuple[str, str]] = (),
+        *,
+        author: Identity | None = None,
+    ) -> str | None:
+        """Write (bytes) or delete (None) files and commit exactly those, atomically."""
+        targets = {self._checked_path(path): data for path, data in changes.items()}
+        with self.lock.held():
+            for path, data in targets.items():
+                full = self.path / path
+                if data is None:
+                    full.unlink(missing_ok=True)
+                else:
+                    full.parent.mkdir(parents=True, exist_ok=True)
+                    full.write_bytes(data)
+            return self.commit(kind, summary, trailers, paths=list(targets), author=author)
+
+    def _commit_staged(
+        self, paragraphs: list[str], *, author: Identity | None, allow_empty: bool = False
+    ) -> str | None:
+        args = ["commit", "--quiet", "--no-verify", "--cleanup=strip"]
+        if allow_empty:
+            args.append("--allow-empty")
+        for paragraph in paragraphs:
+            args += ["-m", paragraph]
+        env = author.env("AUTHOR") if author else None
+        status, out, err = self._write(*args, env=env, check=False)
+        if status != 0:
+            if "nothing to commit" in out or "nothing added to commit" in out:
+                return None
+            if "no changes added to commit" in out:
+                return None
+            raise StoreError(f"commit failed: {(err or out).strip()}")
+        return self.head()
+
+    def _write(
+        self, *args: str, env: Mapping[str, str] | None = None, check: bool = True
+    ) -> tuple[int, str, str]:
+        """A git command that takes ``index.lock``, retried a few times when a git process
+        outside memsync (a developer's own ``git status``) holds that lock for a moment."""
+        for attempt in range(_LOCK_RETRIES):
+            status, out, err = self.git.run_status(*args, env=env)
+            if status == 0 or "index.lock" not in err or attempt == _LOCK_RETRIES - 1:
+                break
+            time.sleep(0.05 * (attempt + 1))
+        if check and status != 0:
+            raise GitError(args, status, err or out)
+        return status, out, err
+
+    def _checked_path(self, path: str) -> str:
+        pure = PurePosixPath(path)
+        if pure.is_absolute() or ".." in pure.parts or "\\" in path or "\0" in path:
+            raise StoreError(f"refusing path {path!r}: it must stay inside the repository")
+        if pure.parts and pure.parts[0] == ".git":
+            raise StoreError(f"refusing path {path!r}: .git is not memory")
+        return pure.as_posix()
+
+    # --- merging and reverting -----------------------------------------------------------
+    def merge(
+        self,
+        branch: str,
+        *,
+        kind: str = CommitKind.MERGE,
+        summary: str | None = None,
+        trailers: Iterable[tuple[str, str]] = (),
+        author: Identity | None = None,
+        exclude: Iterable[str] = (),
+        keep_ours_on_conflict: bool = False,
+    ) -> MergeResult:
+        """Merge ``branch`` into the checked-out branch with a merge commit.
+
+        ``MEMORY.md`` goes through the index merge driver and never conflicts. A topic-file
+        conflict comes back as data: the merge is aborted and nothing changes, unless
+        ``keep_ours_on_conflict`` — then conflicted files keep this side, everything else
+        merges, and the caller keeps the other side (the conflicts name its blobs).
+        ``exclude`` keeps this side of the given paths (partial adoption of a proposal).
+        """
+        theirs = self.rev_parse(branch)
+        if theirs is None:
+            raise StoreError(f"no branch {branch!r} to merge")
+        message = format_message(kind, summary or f"merge {branch}", trailers)
+        with self.lock.held():
+            self._require_clean()
+            if self.is_ancestor(theirs, "HEAD"):
+                return MergeResult("up-to-date", commit=self.head())
+            status, out, err = self._write(
+                "merge", "--no-ff", "--no-commit", "--no-edit", theirs, check=False
+            )
+            conflicts: tuple[ConflictedFile, ...] = ()
+            if status != 0:
+                conflicts = self._unmerged()
+                if not conflicts:
+                    self._abort("merge")
+                    raise StoreError(f"merge of {branch} failed: {(err or out).strip()}")
+                if not keep_ours_on_conflict:
+                    self._abort("merge")
+                    return MergeResult("conflict", conflicts=conflicts)
+                for conflict in conflicts:
+                    self._restore_ours(conflict.path)
+            for path in exclude:
+                self._restore_ours(self._checked_path(path))
+            commit = self._commit_staged(message, author=author, allow_empty=True)
+            return MergeResult("merged", commit=commit, conflicts=conflicts)
+
+    def revert(
+        self,
+        rev: str,
+        *,
+        summary: str | None = None,
+        trailers: Iterable[tuple[str, str]] = (),
+        author: Identity | None = None,
+    ) -> MergeResult:
+        """Undo ``rev`` with a new commit, keeping every later edit; history is not rewritten.
+
+        A merge commit is reverted against its first parent (main's side).
+        """
+        target = self.rev_parse(rev)
+        if target is None:
+            raise StoreError(f"no commit {rev!r} to revert")
+        info = self.commit_info(target)
+        message = format_message(
+            CommitKind.REVERT,
+            summary or f'revert "{info.summary}"',
+            [("Memsync-Reverts", target), *trailers],
+        )
+        with self.lock.held():
+            self._require_clean()
+            args = ["revert", "--no-commit"] + (["-m", "1"] if info.is_merge else []) + [target]
+            status, out, err = self._write(*args, check=False)
+            if status != 0:
+                conflicts = self._unmerged()
+                self._abort("revert")
+                if conflicts:
+                    return MergeResult("conflict", conflicts=conflicts)
+                raise StoreError(f"revert of {rev} failed: {(err or out).strip()}")
+            commit = self._commit_staged(message, author=author)
+            if commit is None:
+                self._abort("revert")
+                return MergeResult("up-to-date", commit=self.head())
+            return MergeResult("merged", commit=commit)
+
+    def _unmerged(self) -> tuple[ConflictedFile, ...]:
+        output = self.git.run_bytes("ls-files", "--unmerged", "-z")
+        stages: dict[str, dict[int, str]] = {}
+        for record in output.split(b"\0"):
+            if not record:
+                continue
+            info, path = record.decode("utf-8", "replace").split("\t", 1)
+            _, sha, stage = info.split()
+            stages.setdefault(path, {})[int(stage)] = sha
+        return tuple(
+            ConflictedFile(path, found.get(1), found.get(2), found.get(3))
+            for path, found in sorted(stages.items())
+        )
+
+    def _restore_ours(self, path: str) -> None:
+        if self.read("HEAD", path) is not None:
+            self.git.run("checkout", "HEAD", "--", path)
+        else:
+            self.git.run("rm", "--quiet", "--force", "--ignore-unmatch", "--", path)
+
+    def _abort(self, operation: str) -> None:
+        self.git.run_status(operation, "--abort")
+
+    def _require_clean(self) -> None:
+        if self.git.run("status", "--porcelain", "--untracked-files=no"):
+            raise StoreError(
+                f"{self.path} has uncommitted changes; commit them before merging or reverting"
+            )
+
+    # --- worktrees ---------------------------------------------------------------------
+    def add_worktree(self, path: Path, branch: str, start: str = MAIN) -> MemoryRepo:
+        """Check out a new ``branch`` from ``start`` at ``path`` (a dream's workspace)."""
+        with self.lock.held():
+            self.git.run("worktree", "add", "--quiet", "-b", branch, str(path), start)
+        return MemoryRepo(path)
+
+    def remove_worktree(self, path: Path) -> None:
+        with self.lock.held():
+            status, _, _ = self.git.run_status("worktree", "remove", "--force", str(path))
+            if status != 0 and Path(path).exists():
+                shutil.rmtree(path)
+            self.git.run_status("worktree", "prune")
+
+
+def _split_nul(stream: object) -> Iterable[bytes]:
+    """NUL-separated records from a binary stream, read in chunks."""
+    buffer = b""
+    read = stream.read1 if hasattr(stream, "read1") else stream.read  # type: ignore[attr-defined]
+    while True:
+        chunk = read(1 << 16)
+        if not chunk:
+            break
+        buffer += chunk
+        *records, buffer = buffer.split(b"\0")
+        yield from records
+    if buffer:
+        yield buffer
+
+
+def _ensure_line(path: Path, line: str) -> None:
+    existing = path.read_text() if path.exists() else ""
+    if line.strip() in (entry.strip() for entry in existing.splitlines()):
+        return
+    prefix = "" if not existing or existing.endswith("\n") else "\n"
+    path.write_text(existing + prefix + line)
+
+
+__all__ = [
+    "EMPTY_TREE",
+    "LOCK_FILE_NAME",
+    "MAIN",
+    "ConflictedFile",
+    "GitError",
+    "Identity",
+    "MemoryRepo",
+    "MergeResult",
+    "StoreError",
+]
