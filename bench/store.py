@@ -1,0 +1,113 @@
+"""Benchmark the Git store against raw git, measured in the same run.
+
+    python bench/store.py [--files 10000] [--rounds 30]
+
+Builds a repository of N memory files and N commits (with git fast-import), then prints:
+  * the median latency of an extraction-sized commit (3 files + MEMORY.md) through
+    MemoryRepo against raw `git add` + `git commit` on an identical clone;
+  * MemoryRepo.ages() for every file against one raw `git log --name-only`.
+Ratios, not milliseconds, are the result: the disk here is noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from memsync.store import CommitKind, MemoryRepo
+
+
+def build_history(path: Path, files: int) -> None:
+    """N commits, commit i adding memory file i; every 100th also rewrites MEMORY.md."""
+    subprocess.run(["git", "init", "-q", "-b", "main", str(path)], check=True)
+    lines: list[bytes] = []
+    start = 1_700_000_000
+    index: list[str] = []
+    for i in range(files):
+        body = f"---\nname: memory {i}\ndescription: fact number {i}\ntype: project\n---\n\nFact {i}.\n"
+        data = body.encode()
+        message = f"extract: memory {i}".encode()
+        lines.append(b"commit refs/heads/main\n")
+        lines.append(f"committer Bench <bench@example.com> {start + i * 60} +0000\n".encode())
+        lines.append(b"data %d\n%s\n" % (len(message), message))
+        lines.append(f"M 100644 inline memory_{i:05d}.md\n".encode())
+        lines.append(b"data %d\n%s\n" % (len(data), data))
+        index.append(f"- [Memory {i}](memory_{i:05d}.md) — fact number {i}")
+        if i % 100 == 99 or i == files - 1:
+            text = ("\n".join(index[-150:]) + "\n").encode()
+            lines.append(b"M 100644 inline MEMORY.md\n")
+            lines.append(b"data %d\n%s\n" % (len(text), text))
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=path, input=b"".join(lines), check=True)
+    subprocess.run(["git", "checkout", "-q", "main"], cwd=path, check=True)
+
+
+def write_extraction(path: Path, round_: int) -> list[str]:
+    names = [f"bench_{round_}_{n}.md" for n in range(3)]
+    for name in names:
+        (path / name).write_text(f"---\nname: {name}\ndescription: d\ntype: user\n---\n\nx\n")
+    with (path / "MEMORY.md").open("a") as index:
+        index.write("".join(f"- [{n}]({n}) — hook\n" for n in names))
+    return [*names, "MEMORY.md"]
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[1])
+    parser.add_argument("--files", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=30)
+    options = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="memsync-bench-") as tmp:
+        base = Path(tmp)
+        started = time.perf_counter()
+        build_history(base / "origin", options.files)
+        for name in ("raw", "memsync"):
+            subprocess.run(["git", "clone", "-q", str(base / "origin"), str(base / name)], check=True)
+        repo = MemoryRepo.init(base / "memsync")
+        raw = base / "raw"
+        print(f"built {options.files} files / {options.files} commits "
+              f"in {time.perf_counter() - started:.1f}s")
+
+        raw_times, repo_times = [], []
+        for round_ in range(options.rounds):
+            paths = write_extraction(raw, round_)
+            t0 = time.perf_counter()
+            subprocess.run(["git", "add", "--", *paths], cwd=raw, check=True)
+            subprocess.run(["git", "commit", "-q", "-m", f"extract: round {round_}"], cwd=raw,
+                           check=True)
+            raw_times.append(time.perf_counter() - t0)
+
+            paths = write_extraction(repo.path, round_)
+            t0 = time.perf_counter()
+            repo.commit(CommitKind.EXTRACT, f"round {round_}", [("Memsync-Session", "bench")],
+                        paths=paths)
+            repo_times.append(time.perf_counter() - t0)
+
+        raw_log, ages_times = [], []
+        for _ in range(max(5, options.rounds // 3)):
+            t0 = time.perf_counter()
+            subprocess.run(["git", "log", "--name-only", "--format=%H %ct"], cwd=repo.path,
+                           check=True, stdout=subprocess.DEVNULL)
+            raw_log.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            ages = repo.ages()
+            ages_times.append(time.perf_counter() - t0)
+        assert len(ages) >= options.files
+
+        commit_ratio = median_ms(repo_times) / median_ms(raw_times)
+        ages_ratio = median_ms(ages_times) / median_ms(raw_log)
+        print(f"commit (3 files + MEMORY.md): MemoryRepo {median_ms(repo_times):.1f} ms, "
+              f"raw git add+commit {median_ms(raw_times):.1f} ms, ratio {commit_ratio:.2f}")
+        print(f"ages() of {len(ages)} files: MemoryRepo {median_ms(ages_times):.1f} ms, "
+              f"raw git log --name-only {median_ms(raw_log):.1f} ms, ratio {ages_ratio:.2f}")
+
+
+if __name__ == "__main__":
+    main()
