@@ -1,0 +1,164 @@
+"""Commands on a local memory directory: init, check, ls, log, merge-index."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memsync.client.cli import CommandError
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    init = subparsers.add_parser(
+        "init", help="make a memory directory a memsync Git repository (idempotent)"
+    )
+    init.add_argument("directory", type=Path)
+    init.set_defaults(handler=run_init)
+
+    check = subparsers.add_parser(
+        "check", help="report problems and limit breaches (exit 1 when there are any)"
+    )
+    check.add_argument("directory", type=Path)
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.set_defaults(handler=run_check)
+
+    ls = subparsers.add_parser("ls", help="list memories with type, age and freshness")
+    ls.add_argument("directory", type=Path)
+    ls.add_argument("--json", action="store_true", help="print a JSON array")
+    ls.set_defaults(handler=run_ls)
+
+    log = subparsers.add_parser("log", help="history of extractions, dreams, merges, reverts")
+    log.add_argument("directory", type=Path)
+    log.add_argument("-n", "--limit", type=int, default=50)
+    log.add_argument("--json", action="store_true", help="print a JSON array")
+    log.set_defaults(handler=run_log)
+
+    merge = subparsers.add_parser(
+        "merge-index", help="git merge driver for MEMORY.md (called by git as %%O %%A %%B)"
+    )
+    merge.add_argument("base", type=Path)
+    merge.add_argument("ours", type=Path)
+    merge.add_argument("theirs", type=Path)
+    merge.set_defaults(handler=run_merge_index)
+
+
+def run_merge_index(args: argparse.Namespace) -> int:
+    """Always exits 0 with a valid index in ``ours``: a MEMORY.md merge never conflicts."""
+    from memsync.memory.merge import merge_index_bytes
+
+    try:
+        base = args.base.read_bytes() if args.base.exists() else b""
+        ours = args.ours.read_bytes()
+        theirs = args.theirs.read_bytes() if args.theirs.exists() else b""
+    except OSError as error:
+        raise CommandError(f"cannot read merge input: {error}") from error
+    args.ours.write_bytes(merge_index_bytes(base, ours, theirs))
+    return 0
+
+
+def _open_repo(directory: Path) -> Any:
+    from memsync.store import MemoryRepo, StoreError
+
+    try:
+        return MemoryRepo(directory)
+    except StoreError as error:
+        raise CommandError(str(error)) from error
+
+
+def run_init(args: argparse.Namespace) -> int:
+    from memsync.store import MemoryRepo
+
+    directory: Path = args.directory
+    if directory.exists() and not directory.is_dir():
+        raise CommandError(f"{directory} exists and is not a directory")
+    repo = MemoryRepo.init(directory)
+    print(f"memsync repository ready at {repo.path} (branch main, {len(repo.files())} files)")
+    return 0
+
+
+def _read_directory(directory: Path) -> Any:
+    from memsync.memory import MemoryDirectory
+
+    if not directory.is_dir():
+        raise CommandError(f"{directory} is not a directory")
+    return MemoryDirectory.read(directory)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    memory = _read_directory(args.directory)
+    problems = sorted(memory.problems, key=lambda p: p.sort_key())
+    if args.json:
+        print(json.dumps({
+            "directory": str(args.directory),
+            "memories": len(memory.files),
+            "problems": [p.to_dict() for p in problems],
+        }, indent=2, ensure_ascii=False))  # fmt: skip
+    else:
+        for problem in problems:
+            print(f"{problem.path}:{problem.line or 0}: {problem.severity}: "
+                  f"{problem.code}: {problem.message}")  # fmt: skip
+        summary = f"{len(memory.files)} memories, {len(problems)} problems"
+        print(summary if problems else f"{len(memory.files)} memories, no problems")
+    return 1 if problems else 0
+
+
+def _ages(directory: Path) -> dict[str, datetime]:
+    """Last change per file from Git history when the directory is a repository,
+    else from the file's mtime (a plain Claude Code memory directory)."""
+    if (directory / ".git").exists():
+        repo = _open_repo(directory)
+        return dict(repo.ages())
+    return {}
+
+
+def run_ls(args: argparse.Namespace) -> int:
+    from memsync.memory import age_days, age_label, freshness_note
+
+    memory = _read_directory(args.directory)
+    ages = _ages(args.directory)
+    now = datetime.now(UTC)
+    linked = memory.index.linked_files() if memory.index is not None else set()
+    rows = []
+    for path, file in sorted(memory.files.items()):
+        modified = ages.get(path) or datetime.fromtimestamp(
+            (args.directory / path).stat().st_mtime, tz=UTC
+        )
+        days = age_days(modified, now)
+        rows.append({
+            "path": path,
+            "name": file.name,
+            "type": file.type,
+            "description": file.description,
+            "age_days": days,
+            "age": age_label(days),
+            "freshness_note": freshness_note(days),
+            "indexed": path in linked,
+        })  # fmt: skip
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    for row in rows:
+        flag = "" if row["indexed"] else "  (not in MEMORY.md)"
+        print(f"{row['path']}  [{row['type'] or '-'}]  {row['age']}{flag}")
+        if row["description"]:
+            print(f"    {row['description']}")
+    if not rows:
+        print("no memories")
+    return 0
+
+
+def run_log(args: argparse.Namespace) -> int:
+    repo = _open_repo(args.directory)
+    commits = repo.log(limit=args.limit)
+    if args.json:
+        print(json.dumps([c.to_dict() for c in commits], indent=2, ensure_ascii=False))
+        return 0
+    for commit in commits:
+        stats = ", ".join(f"{f.path} +{f.added or 0}/-{f.deleted or 0}" for f in commit.files)
+        when = commit.date.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+        print(f"{commit.sha[:10]}  {when}  {commit.kind or '-':8} {commit.summary}")
+        print(f"            {commit.author_name}" + (f" · {stats}" if stats else ""))
+    return 0
