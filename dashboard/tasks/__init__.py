@@ -1,0 +1,4 @@
+"""Celery tasks, one module per concern; Celery's autodiscovery imports this package.
+
+Tasks are thin: ids in, re-fetch, one domain call, a Run row written, a short summary out.
+"""
