@@ -60,6 +60,13 @@ class CommitInfo:
         return self.subject.removeprefix(prefix)
 
     @property
+    def body(self) -> str:
+        """The message between the subject and the trailers."""
+        paragraphs = [p for p in re.split(r"\n\s*\n", self.message.strip()) if p.strip()]
+        inner = paragraphs[1:-1] if self.trailers else paragraphs[1:]
+        return "\n\n".join(inner)
+
+    @property
     def kind(self) -> str | None:
         explicit = self.trailer(KIND_TRAILER)
         if explicit:
@@ -97,8 +104,11 @@ class CommitInfo:
         }
 
 
-def format_message(kind: str, summary: str, trailers: Iterable[tuple[str, str]]) -> list[str]:
-    """The paragraphs of a memsync commit message: ``kind: summary``, then the trailers."""
+def format_message(
+    kind: str, summary: str, trailers: Iterable[tuple[str, str]], body: str = ""
+) -> list[str]:
+    """The paragraphs of a memsync commit message: ``kind: summary``, an optional body,
+    then the trailers."""
     subject = " ".join(f"{kind}: {summary}".split())
     lines = [f"{KIND_TRAILER}: {kind}"]
     for key, value in trailers:
@@ -107,7 +117,10 @@ def format_message(kind: str, summary: str, trailers: Iterable[tuple[str, str]])
         flat = " ".join(str(value).split())
         if flat:
             lines.append(f"{key}: {flat}")
-    return [subject, "\n".join(lines)]
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", body.strip())] if body.strip() else []
+    # A body paragraph that looks like trailers would be read as them; indent it.
+    paragraphs = [p if not parse_trailers(f"x\n\n{p}") else "  " + p for p in paragraphs]
+    return [subject, *paragraphs, "\n".join(lines)]
 
 
 def parse_trailers(message: str) -> tuple[tuple[str, str], ...]:

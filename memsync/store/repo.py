@@ -287,13 +287,15 @@ class MemoryRepo:
         paths: Sequence[str] | None = None,
         author: Identity | None = None,
         allow_empty: bool = False,
+        body: str = "",
     ) -> str | None:
-        """Stage ``paths`` (default: everything) and commit as ``kind: summary``.
+        """Stage ``paths`` (default: everything) and commit as ``kind: summary``, with an
+        optional ``body`` paragraph and the trailers.
 
         Returns the new commit, or None when nothing changed.
         """
         CommitKind(kind)  # refuse unknown kinds early, with a ValueError naming it
-        paragraphs = format_message(kind, summary, trailers)
+        paragraphs = format_message(kind, summary, trailers, body)
         with self.lock.held():
             self._write("add", "--all", "--", *(paths or ["."]))
             return self._commit_staged(paragraphs, author=author, allow_empty=allow_empty)
@@ -306,6 +308,7 @@ class MemoryRepo:
         trailers: Iterable[tuple[str, str]] = (),
         *,
         author: Identity | None = None,
+        body: str = "",
     ) -> str | None:
         """Write (bytes) or delete (None) files and commit exactly those, atomically."""
         targets = {self._checked_path(path): data for path, data in changes.items()}
@@ -317,7 +320,9 @@ class MemoryRepo:
                 else:
                     full.parent.mkdir(parents=True, exist_ok=True)
                     full.write_bytes(data)
-            return self.commit(kind, summary, trailers, paths=list(targets), author=author)
+            return self.commit(
+                kind, summary, trailers, paths=list(targets), author=author, body=body
+            )
 
     def _commit_staged(
         self, paragraphs: list[str], *, author: Identity | None, allow_empty: bool = False
@@ -370,6 +375,7 @@ class MemoryRepo:
         author: Identity | None = None,
         exclude: Iterable[str] = (),
         keep_ours_on_conflict: bool = False,
+        body: str = "",
     ) -> MergeResult:
         """Merge ``branch`` into the checked-out branch with a merge commit.
 
@@ -382,7 +388,7 @@ class MemoryRepo:
         theirs = self.rev_parse(branch)
         if theirs is None:
             raise StoreError(f"no branch {branch!r} to merge")
-        message = format_message(kind, summary or f"merge {branch}", trailers)
+        message = format_message(kind, summary or f"merge {branch}", trailers, body)
         with self.lock.held():
             self._require_clean()
             if self.is_ancestor(theirs, "HEAD"):
@@ -405,6 +411,19 @@ class MemoryRepo:
                 self._restore_ours(self._checked_path(path))
             commit = self._commit_staged(message, author=author, allow_empty=True)
             return MergeResult("merged", commit=commit, conflicts=conflicts)
+
+    def merge_preview(self, branch: str, into: str = "HEAD") -> list[str]:
+        """Paths that would conflict if ``branch`` were merged into ``into`` now.
+
+        Uses ``git merge-tree --write-tree``: no checkout, no index, no lock, and the
+        index merge driver applies, so ``MEMORY.md`` never shows up here.
+        """
+        status, out, err = self.git.run_status(
+            "merge-tree", "--write-tree", "--name-only", "--no-messages", into, branch
+        )
+        if status not in (0, 1):
+            raise StoreError(f"cannot preview merging {branch}: {err.strip()}")
+        return [line for line in out.splitlines()[1:] if line] if status == 1 else []
 
     def revert(
         self,

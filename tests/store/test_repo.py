@@ -317,3 +317,37 @@ def test_it_removes_a_worktree_and_its_files(repo):
 
     assert not path.exists()
     assert "dream/gone" in repo.branches("dream/")
+
+
+def test_it_keeps_a_body_between_subject_and_trailers(repo):
+    write(repo, "a.md", "alpha\n")
+
+    repo.commit(
+        CommitKind.DREAM,
+        "consolidated 3 memories",
+        [("Memsync-Dream", "d1")],
+        body="Improved 3 memories:\n- a.md\n\nNote: this line looks like a trailer",
+    )
+
+    commit = repo.log()[0]
+    assert commit.body.startswith("Improved 3 memories:\n- a.md")
+    assert commit.trailer("Memsync-Dream") == "d1"
+    assert commit.trailer("Note") is None
+
+
+def test_it_previews_conflicts_without_touching_the_checkout(repo):
+    repo.apply({"MEMORY.md": b"- [A](a.md) - a\n", "a.md": b"a\n"}, CommitKind.MANUAL, "base")
+    side = repo.add_worktree(repo.path.parent / "wt", "side")
+    side.apply(
+        {"MEMORY.md": b"- [A](a.md) - a\n- [B](b.md) - b\n", "b.md": b"b\n", "a.md": b"side\n"},
+        CommitKind.SYNC, "side",
+    )  # fmt: skip
+    repo.apply(
+        {"MEMORY.md": b"- [A](a.md) - a\n- [C](c.md) - c\n", "c.md": b"c\n", "a.md": b"main\n"},
+        CommitKind.EXTRACT, "main",
+    )  # fmt: skip
+    head = repo.head()
+
+    assert repo.merge_preview("side") == ["a.md"]
+    assert repo.head() == head and (repo.path / "a.md").read_text() == "main\n"
+    assert repo.merge_preview("side", into="side") == []
