@@ -62,6 +62,7 @@ if not SECRET_KEY:
 
 DATA_DIR = Path(env_str("MEMSYNC_DATA_DIR") or BASE_DIR / "var").resolve()
 PROJECTS_DIR = DATA_DIR / "projects"
+DATA_DIR.mkdir(parents=True, exist_ok=True)  # SQLite and the bundled Redis live here
 
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else []

@@ -1,1 +1,1 @@
-pytest_plugins = ["tests.fixtures"]
+pytest_plugins = ["tests.fixtures", "tests.support.celery_worker"]

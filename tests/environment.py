@@ -21,7 +21,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memsync.settings")
 os.environ.pop("ANTHROPIC_API_KEY", None)
 os.environ.pop("ANTHROPIC_BASE_URL", None)
 
-if not os.environ.get("REDIS_URL"):
+if os.environ.get("REDIS_URL"):
+    # A Redis database given to the test run (CI uses its own number): start it empty so
+    # no task queued by an earlier run reaches this run's workers.
+    import redis
+
+    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
+else:
     from memsync import bundled_redis
 
     _redis_dir = _run_dir / "redis"

@@ -1,0 +1,123 @@
+"""Real Celery worker processes for tests, against the test database and the run's Redis.
+
+A test that uses a worker needs committed data (``transactional_db``): the worker is
+another process with its own database connection.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+
+def test_database_url() -> str:
+    """The URL of the database the tests are using right now (the test database)."""
+    db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{db['NAME']}"
+    user = db.get("USER") or ""
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    host = db.get("HOST") or "127.0.0.1"
+    port = f":{db['PORT']}" if db.get("PORT") else ""
+    return f"postgres://{user}{password}@{host}{port}/{db['NAME']}"
+
+
+@dataclass
+class WorkerProcess:
+    name: str
+    queues: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+    extra_env: dict[str, str] = field(default_factory=dict)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def kill(self, signal: int = 9) -> None:
+        if self.process.poll() is None:
+            os.kill(self.process.pid, signal)
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def start_worker(
+    log_dir: Path,
+    *,
+    queues: str = "memsync",
+    concurrency: int = 1,
+    name: str | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 60.0,
+) -> WorkerProcess:
+    """Start ``celery worker`` and wait until it answers a ping."""
+    from memsync.celery import app
+
+    name = name or f"test-{uuid.uuid4().hex[:8]}@localhost"
+    log_path = log_dir / f"{name.split('@')[0]}.log"
+    worker_env = {
+        **os.environ,
+        "DATABASE_URL": test_database_url(),
+        "REDIS_URL": settings.REDIS_URL,
+        "MEMSYNC_DATA_DIR": str(settings.DATA_DIR),
+        **(env or {}),
+    }
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [
+                sys.executable, "-m", "celery", "-A", "memsync.celery", "worker",
+                "-Q", queues, "-n", name, f"--concurrency={concurrency}", "--pool=prefork",
+                "--without-mingle", "--without-gossip", "--loglevel=INFO",
+            ],
+            env=worker_env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    worker = WorkerProcess(name, queues, process, log_path, env or {})
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"celery worker exited early:\n{worker.log()[-4000:]}")
+        if app.control.ping(destination=[name], timeout=0.5):
+            return worker
+    worker.stop()
+    raise RuntimeError(f"celery worker did not answer within {timeout}s:\n{worker.log()[-4000:]}")
+
+
+@pytest.fixture
+def celery_worker_factory(
+    transactional_db: None, tmp_path: Path
+) -> Iterator[Callable[..., WorkerProcess]]:
+    """Start as many workers as a test needs; all are stopped at the end."""
+    started: list[WorkerProcess] = []
+
+    def start(**kwargs: object) -> WorkerProcess:
+        worker = start_worker(tmp_path, **kwargs)  # type: ignore[arg-type]
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        worker.stop()
+
+
+@pytest.fixture
+def celery_worker(celery_worker_factory: Callable[..., WorkerProcess]) -> WorkerProcess:
+    """One worker on the default queue."""
+    return celery_worker_factory()
