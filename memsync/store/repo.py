@@ -74,6 +74,13 @@ class MergeResult:
         return self.status == "merged"
 
 
+@dataclass(frozen=True)
+class BlameLine:
+    number: int
+    text: str
+    commit: CommitInfo
+
+
 def merge_driver_command() -> str:
     """How git should call the index merge driver from this installation."""
     script = Path(sys.executable).with_name("memsync")
@@ -267,6 +274,30 @@ class MemoryRepo:
             "--no-renames", "--no-abbrev", "--full-index", base or EMPTY_TREE, head,
         )  # fmt: skip
         return parse_diff(output, base, head)
+
+    def blame(self, path: str, rev: str = "HEAD") -> list[BlameLine]:
+        """Which commit last changed each line of ``path`` at ``rev`` (with its kind,
+        session and dream from the trailers), through one ``git blame --porcelain`` and
+        one ``git log --no-walk`` for the commits it names."""
+        output = self.git.run_bytes("blame", "--porcelain", rev, "--", path)
+        rows: list[tuple[str, int, str]] = []
+        sha = ""
+        number = 0
+        for raw in output.split(b"\n"):
+            if raw.startswith(b"\t"):
+                rows.append((sha, number, raw[1:].decode("utf-8", "replace")))
+                continue
+            parts = raw.split(b" ")
+            if len(parts) >= 3 and len(parts[0]) == 40 and parts[1].isdigit():
+                sha, number = parts[0].decode(), int(parts[2])
+        shas = sorted({row[0] for row in rows})
+        commits: dict[str, CommitInfo] = {}
+        if shas:
+            output = self.git.run_bytes(
+                "log", "--no-walk=unsorted", f"--format={LOG_FORMAT}", *shas
+            )
+            commits = {commit.sha: commit for commit in parse_log(output)}
+        return [BlameLine(number, text, commits[sha]) for sha, number, text in rows]
 
     def ages(self, rev: str = "HEAD") -> dict[str, datetime]:
         """Last-change time of every file at ``rev``, from history, in one pass."""
@@ -533,6 +564,7 @@ __all__ = [
     "EMPTY_TREE",
     "LOCK_FILE_NAME",
     "MAIN",
+    "BlameLine",
     "ConflictedFile",
     "GitError",
     "Identity",

@@ -351,3 +351,14 @@ def test_it_previews_conflicts_without_touching_the_checkout(repo):
     assert repo.merge_preview("side") == ["a.md"]
     assert repo.head() == head and (repo.path / "a.md").read_text() == "main\n"
     assert repo.merge_preview("side", into="side") == []
+
+
+def test_it_blames_each_line_on_the_commit_with_its_session(repo):
+    repo.apply({"a.md": b"one\ntwo\n"}, CommitKind.EXTRACT, "first", [("Memsync-Session", "s1")])
+    repo.apply({"a.md": b"one\n2\nthree\n"}, CommitKind.DREAM, "dreamt", [("Memsync-Dream", "d1")])
+
+    lines = repo.blame("a.md")
+
+    assert [(b.number, b.text) for b in lines] == [(1, "one"), (2, "2"), (3, "three")]
+    assert lines[0].commit.trailer("Memsync-Session") == "s1"
+    assert lines[1].commit.kind == "dream" and lines[1].commit.trailer("Memsync-Dream") == "d1"
