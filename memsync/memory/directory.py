@@ -1,0 +1,251 @@
+"""A memory directory as a whole: index, topic files, daily logs (SPEC F1, F6).
+
+Layout::
+
+    MEMORY.md                       the index
+    *.md                            topic files, directly in the root
+    logs/YYYY/MM/YYYY-MM-DD.md      append-only daily logs
+    team/                           the team scope: a memory directory of its own,
+                                    read with MemoryDirectory.read(root / "team")
+
+Reading never raises on a bad file and never writes anything; what is wrong is in
+`problems`. Symlinks that resolve outside the root are reported and not followed,
+so a memory directory cannot make a reader (or the dashboard) read other files.
+The Git store and the dashboard build the same object from blobs with `from_files`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memsync.memory.index import INDEX_FILENAME, IndexEntry, MemoryIndex
+from memsync.memory.problems import Problem, ProblemCode, Severity
+from memsync.memory.topic import MemoryFile
+
+LOGS_DIRNAME = "logs"
+TEAM_DIRNAME = "team"
+_LOG_PATH = re.compile(r"^logs/(\d{4})/(\d{2})/(\d{4})-(\d{2})-(\d{2})\.md$")
+
+
+def is_log_path(path: str) -> bool:
+    """``logs/2026/12/2026-12-02.md``: the folders must agree with the file's date."""
+    match = _LOG_PATH.match(path)
+    return match is not None and match[1] == match[3] and match[2] == match[4]
+
+
+def is_topic_path(path: str) -> bool:
+    return "/" not in path and path.endswith(".md") and path != INDEX_FILENAME
+
+
+@dataclass(frozen=True)
+class MemoryDirectory:
+    index: MemoryIndex | None
+    files: dict[str, MemoryFile]
+    problems: list[Problem]
+    logs: list[str]
+    scope: str | None = None
+    root: Path | None = field(default=None, compare=False)
+
+    # -- building ------------------------------------------------------------------
+
+    @classmethod
+    def read(cls, root: Path, scope: str | None = None) -> MemoryDirectory:
+        """Read a memory directory from disk. Raises only when `root` is not a directory."""
+        root = Path(root)
+        if not root.is_dir():
+            raise NotADirectoryError(f"no memory directory at {root}")
+        real_root = Path(os.path.realpath(root))
+        reader = _DiskReader(root, real_root)
+        index_bytes: bytes | None = None
+        files: dict[str, bytes] = {}
+        present: set[str] = set()
+        with os.scandir(root) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                name = entry.name
+                present.add(name)
+                if name == LOGS_DIRNAME:
+                    present.update(reader.logs())
+                    continue
+                if not name.endswith(".md") or not reader.is_file_inside(entry):
+                    continue
+                data = reader.read(name)
+                if data is None:
+                    continue
+                if name == INDEX_FILENAME:
+                    index_bytes = data
+                else:
+                    files[name] = data
+
+        def exists(path: str) -> bool:
+            if path in present:
+                return True
+            if "/" not in path:
+                return False
+            candidate = Path(os.path.realpath(root / path))
+            return candidate.is_relative_to(real_root) and candidate.exists()
+
+        return cls._build(
+            index_bytes,
+            files,
+            sorted(p for p in present if is_log_path(p)),
+            exists,
+            reader.problems,
+            scope,
+            root,
+        )
+
+    @classmethod
+    def from_files(
+        cls,
+        index_bytes: bytes | None,
+        files: Mapping[str, bytes],
+        scope: str | None = None,
+    ) -> MemoryDirectory:
+        """Build from blobs (POSIX paths relative to the memory directory).
+
+        Topic files are the ``*.md`` paths without a slash; ``logs/…`` paths are
+        daily logs; any other path only counts as an existing link target. A
+        ``MEMORY.md`` in `files` is the index when `index_bytes` is None.
+        """
+        if index_bytes is None and INDEX_FILENAME in files:
+            index_bytes = files[INDEX_FILENAME]
+        topics = {path: data for path, data in files.items() if is_topic_path(path)}
+        paths = set(files)
+        logs = sorted(path for path in files if is_log_path(path))
+        return cls._build(index_bytes, topics, logs, paths.__contains__, [], scope, None)
+
+    @classmethod
+    def _build(
+        cls,
+        index_bytes: bytes | None,
+        files: Mapping[str, bytes],
+        logs: list[str],
+        exists: Callable[[str], bool],
+        problems: list[Problem],
+        scope: str | None,
+        root: Path | None,
+    ) -> MemoryDirectory:
+        found = list(problems)
+        index = MemoryIndex.parse_bytes(index_bytes) if index_bytes is not None else None
+        parsed = {path: MemoryFile.parse(path, files[path]) for path in sorted(files)}
+        for memory in parsed.values():
+            found.extend(memory.problems)
+        linked: set[str] = set()
+        if index is not None:
+            found.extend(index.problems(INDEX_FILENAME))
+            for entry in index.entries:
+                target = entry.file
+                if target is None:
+                    continue
+                linked.add(target)
+                if target not in parsed and not exists(target):
+                    found.append(
+                        Problem.at(
+                            ProblemCode.INDEX_DEAD_LINK,
+                            INDEX_FILENAME,
+                            entry.line,
+                            f"entry '{entry.title}' links to {entry.target}, which does not exist",
+                        )
+                    )
+        for path in parsed:
+            if path not in linked:
+                why = (
+                    f"no entry in {INDEX_FILENAME} links to this file"
+                    if index is not None
+                    else f"there is no {INDEX_FILENAME}, so nothing links to this file"
+                )
+                found.append(
+                    Problem.at(
+                        ProblemCode.NOT_INDEXED,
+                        path,
+                        None,
+                        f"{why}; an agent only finds it by scanning",
+                        Severity.WARNING,
+                    )
+                )
+        found.sort(key=Problem.sort_key)
+        return cls(index, parsed, found, logs, scope, root)
+
+    # -- reading -------------------------------------------------------------------
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [problem for problem in self.problems if problem.severity is Severity.ERROR]
+
+    def problems_for(self, path: str) -> list[Problem]:
+        return [problem for problem in self.problems if problem.path == path]
+
+    def file_for(self, entry: IndexEntry) -> MemoryFile | None:
+        return self.files.get(entry.file) if entry.file is not None else None
+
+
+class _DiskReader:
+    """Reads files under one root, refusing symlinks that leave it."""
+
+    def __init__(self, root: Path, real_root: Path) -> None:
+        self.root = root
+        self.real_root = real_root
+        self.problems: list[Problem] = []
+
+    def is_file_inside(self, entry: os.DirEntry[str], relative: str | None = None) -> bool:
+        relative = relative or entry.name
+        try:
+            if entry.is_symlink():
+                target = Path(os.path.realpath(entry.path))
+                if not target.is_relative_to(self.real_root):
+                    self.problems.append(
+                        Problem.at(
+                            ProblemCode.SYMLINK_OUTSIDE,
+                            relative,
+                            None,
+                            f"symlink to {Path(entry.path).readlink()}, outside the memory "
+                            "directory; not followed",
+                        )
+                    )
+                    return False
+            return entry.is_file()
+        except OSError as error:
+            self._unreadable(relative, error)
+            return False
+
+    def read(self, relative: str) -> bytes | None:
+        try:
+            return (self.root / relative).read_bytes()
+        except OSError as error:
+            self._unreadable(relative, error)
+            return None
+
+    def _unreadable(self, relative: str, error: OSError) -> None:
+        self.problems.append(
+            Problem.at(
+                ProblemCode.UNREADABLE,
+                relative,
+                None,
+                f"cannot be read: {error.strerror or error}",
+            )
+        )
+
+    def logs(self) -> list[str]:
+        """Relative paths of every file under logs/ (not following directory links)."""
+        found: list[str] = []
+        logs_root = self.root / LOGS_DIRNAME
+        if logs_root.is_symlink() or not logs_root.is_dir():
+            return found
+        pending = [LOGS_DIRNAME]
+        while pending:
+            relative_dir = pending.pop()
+            try:
+                with os.scandir(self.root / relative_dir) as entries:
+                    for entry in entries:
+                        relative = f"{relative_dir}/{entry.name}"
+                        if entry.is_dir(follow_symlinks=False):
+                            pending.append(relative)
+                        elif self.is_file_inside(entry, relative):
+                            found.append(relative)
+            except OSError as error:
+                self._unreadable(relative_dir, error)
+        return found

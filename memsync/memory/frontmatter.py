@@ -1,0 +1,345 @@
+"""The YAML frontmatter block of a topic file: find it, read it, edit it in place.
+
+We split the block ourselves and hand only the mapping to YAML, so a file renders
+back byte for byte. Reading follows Claude Code: YAML 1.2 scalars (``2026-01-05``
+stays a string, ``yes`` is not a boolean), and when a block fails to parse, one
+retry with plain ``key: value`` lines quoted, the way Claude Code rescues
+``description: use case: foo``. Editing touches only the lines of the keys that
+changed, so comments, quoting and key order elsewhere survive and Git diffs stay
+small; when that cannot be done safely the block is written out anew.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+_OPENING = re.compile(r"^---[ \t]*(?:\r?\n|$)")
+_CLOSING = re.compile(r"^---[ \t]*$")
+
+# SafeLoader with YAML 1.2 core-schema scalars, as JavaScript YAML parsers read them.
+_BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _FrontmatterLoader(_BaseLoader):  # type: ignore[misc,valid-type]
+    pass
+
+
+_FrontmatterLoader.yaml_implicit_resolvers = {}
+# (tag, pattern, possible first characters; "" lets the empty scalar be null)
+_CORE_SCALARS: list[tuple[str, re.Pattern[str], list[str]]] = [
+    ("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")),
+    ("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), [*"~nN", ""]),
+    (
+        "tag:yaml.org,2002:int",
+        re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
+        list("-+0123456789"),
+    ),
+    (
+        "tag:yaml.org,2002:float",
+        re.compile(
+            r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+        ),
+        list("-+0123456789."),
+    ),
+]
+for _tag, _pattern, _first in _CORE_SCALARS:
+    _FrontmatterLoader.add_implicit_resolver(_tag, _pattern, _first)
+
+
+def _construct_core_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    # YAML 1.2: "012" is twelve, not an octal ten.
+    value = str(loader.construct_scalar(node))
+    if value.startswith("0o"):
+        return int(value[2:], 8)
+    if value.startswith("0x"):
+        return int(value[2:], 16)
+    return int(value, 10)
+
+
+_FrontmatterLoader.add_constructor("tag:yaml.org,2002:int", _construct_core_int)
+
+
+class _FrontmatterDumper(yaml.SafeDumper):
+    pass
+
+
+# Quote any string that either YAML 1.1 or 1.2 would read as something else, so what
+# we write reads back the same in Python, in Claude Code and in any other tool.
+for _tag, _pattern, _first in _CORE_SCALARS:
+    _FrontmatterDumper.add_implicit_resolver(_tag, _pattern, _first)
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    # NEL and the Unicode line/paragraph separators are line breaks to YAML 1.1
+    # emitters; written raw they read back as spaces. Double quotes escape them.
+    style = '"' if any(c in value for c in "\x85\u2028\u2029") else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_FrontmatterDumper.add_representer(str, _represent_str)
+
+# Claude Code's rescue for unquoted values containing YAML syntax.
+_SIMPLE_LINE = re.compile(r"^([a-zA-Z_-]+):\s+(.+)$")
+_YAML_SPECIAL = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+
+
+def _quote_problem_values(text: str) -> str:
+    out = []
+    for line in text.split("\n"):
+        match = _SIMPLE_LINE.match(line.rstrip("\r"))
+        if match:
+            key, value = match.groups()
+            quoted = (value.startswith('"') and value.endswith('"')) or (
+                value.startswith("'") and value.endswith("'")
+            )
+            if not quoted and _YAML_SPECIAL.search(value):
+                escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+                line = f'{key}: "{escaped}"' + ("\r" if line.endswith("\r") else "")
+        out.append(line)
+    return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class YamlTrouble:
+    """Why a frontmatter block could not be read; `line` counts within the YAML text (0-based)."""
+
+    message: str
+    line: int | None
+
+
+def load_mapping(text: str) -> tuple[dict[str, Any] | None, YamlTrouble | None]:
+    """The mapping in a frontmatter block, or why there is none. Never raises."""
+    try:
+        value = yaml.load(text, Loader=_FrontmatterLoader)  # noqa: S506 (a safe loader)
+    except yaml.YAMLError as error:
+        try:
+            value = yaml.load(_quote_problem_values(text), Loader=_FrontmatterLoader)  # noqa: S506
+        except yaml.YAMLError:
+            return None, _trouble(error)
+        if not isinstance(value, dict):
+            return None, _trouble(error)
+    except (ValueError, RecursionError) as error:  # e.g. an int too long to convert
+        return None, YamlTrouble(f"frontmatter cannot be read: {error}", None)
+    if value is None:
+        return {}, None
+    if not isinstance(value, dict):
+        kind = "a list" if isinstance(value, list) else f"a single {type(value).__name__} value"
+        return None, YamlTrouble(f"frontmatter is {kind}, not a mapping of fields", 0)
+    return value, None
+
+
+def _trouble(error: yaml.YAMLError) -> YamlTrouble:
+    mark = getattr(error, "problem_mark", None)
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    return YamlTrouble(f"frontmatter is not valid YAML: {problem}", mark.line if mark else None)
+
+
+def dump_mapping(mapping: Mapping[str, Any], indent: str = "", newline: str = "\n") -> str:
+    text = yaml.dump(
+        dict(mapping),
+        Dumper=_FrontmatterDumper,
+        allow_unicode=True,
+        sort_keys=False,
+        default_flow_style=False,
+        width=math.inf,
+    )
+    if text == "{}\n":
+        return ""
+    lines = text.split("\n")[:-1]
+    return "".join(f"{indent}{line}{newline}" for line in lines)
+
+
+# -- the block --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FrontmatterBlock:
+    """A file split at its frontmatter; concatenating the parts gives the text back."""
+
+    opening: str  # "---" and its line ending, as written
+    yaml_text: str
+    closing: str  # "---" and its line ending ("" at the end of the file)
+    gap: str  # the one blank line after the block, if there is one
+    body: str
+    newline: str
+
+    @property
+    def head(self) -> str:
+        return self.opening + self.yaml_text + self.closing + self.gap
+
+
+@dataclass(frozen=True)
+class UnterminatedBlock:
+    pass
+
+
+def split_frontmatter(text: str) -> FrontmatterBlock | UnterminatedBlock | None:
+    """None when the text has no frontmatter (it does not start with a ``---`` line)."""
+    opening_match = _OPENING.match(text)
+    if opening_match is None:
+        return None
+    opening = opening_match.group(0)
+    if not opening.endswith("\n"):
+        return UnterminatedBlock()
+    newline = "\r\n" if opening.endswith("\r\n") else "\n"
+    position = len(opening)
+    while position < len(text):
+        end = text.find("\n", position)
+        line_end = len(text) if end == -1 else end + 1
+        content = text[position:line_end].rstrip("\n").rstrip("\r")
+        if _CLOSING.match(content):
+            rest = text[line_end:]
+            gap = ""
+            for blank in ("\r\n", "\n"):
+                if rest.startswith(blank):
+                    gap, rest = blank, rest[len(blank) :]
+                    break
+            return FrontmatterBlock(
+                opening=opening,
+                yaml_text=text[len(opening) : position],
+                closing=text[position:line_end],
+                gap=gap,
+                body=rest,
+                newline=newline,
+            )
+        position = line_end
+    return UnterminatedBlock()
+
+
+def key_line(yaml_text: str, key: str, parent: str | None = None) -> int | None:
+    """0-based line of a plain key in the block: top-level, or one level under `parent`."""
+    lines = yaml_text.split("\n")
+    if parent is None:
+        pattern = re.compile(rf"^{re.escape(key)}[ \t]*:")
+        return next((n for n, line in enumerate(lines) if pattern.match(line)), None)
+    parent_line = key_line(yaml_text, parent)
+    if parent_line is None:
+        return None
+    nested = re.compile(rf"^[ \t]+{re.escape(key)}[ \t]*:")
+    for number in range(parent_line + 1, len(lines)):
+        line = lines[number]
+        if line.strip() and not line[:1].isspace():
+            return None  # past the parent's block
+        if nested.match(line):
+            return number
+    return None
+
+
+# -- editing ------------------------------------------------------------------------
+
+
+class _CannotSplice(Exception):
+    pass
+
+
+_KEY_LINE = re.compile(r"^(?P<indent>[ ]*)(?P<key>[A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]|$)")
+
+
+@dataclass
+class _Block:
+    key: str
+    start: int  # the key line
+    end: int  # one past the last line holding its value (trailing blanks and comments excluded)
+
+
+def _blocks(lines: list[str], indent: str) -> list[_Block]:
+    blocks: list[_Block] = []
+    seen: set[str] = set()
+    for number, line in enumerate(lines):
+        content = line.rstrip("\r\n")
+        stripped = content.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        own_indent = len(content) - len(content.lstrip(" "))
+        if content[:1] == "\t":
+            raise _CannotSplice
+        if own_indent > len(indent) or (
+            own_indent == len(indent) and stripped.startswith("-") and blocks
+        ):
+            if not blocks:
+                raise _CannotSplice
+            blocks[-1].end = number + 1
+            continue
+        match = _KEY_LINE.match(content)
+        if own_indent < len(indent) or match is None or match["key"] in seen:
+            raise _CannotSplice
+        seen.add(match["key"])
+        blocks.append(_Block(match["key"], number, number + 1))
+    return blocks
+
+
+def _splice(
+    lines: list[str],
+    indent: str,
+    current: Mapping[str, Any],
+    target: Mapping[str, Any],
+    newline: str,
+) -> list[str]:
+    blocks = {block.key: block for block in _blocks(lines, indent)}
+    if set(blocks) != {str(key) for key in current} or any(not isinstance(k, str) for k in target):
+        raise _CannotSplice
+    replacements: dict[int, tuple[int, list[str]]] = {}
+    for key, block in blocks.items():
+        if key not in target:
+            replacements[block.start] = (block.end, [])
+        elif target[key] != current[key] or type(target[key]) is not type(current[key]):
+            old, new = current[key], target[key]
+            value_lines = lines[block.start + 1 : block.end]
+            head_value = _KEY_LINE.sub("", lines[block.start].rstrip("\r\n"), count=1).strip()
+            nested = isinstance(old, dict) and isinstance(new, dict) and old and value_lines
+            if nested and not head_value:
+                child = next(v for v in value_lines if v.strip() and not v.strip().startswith("#"))
+                child_indent = " " * (len(child) - len(child.lstrip(" ")))
+                spliced = _splice(value_lines, child_indent, old, new, newline)
+                replacements[block.start] = (block.end, [lines[block.start], *spliced])
+            else:
+                dumped = dump_mapping({key: new}, indent, newline)
+                replacements[block.start] = (block.end, dumped.splitlines(keepends=True))
+    added = {key: value for key, value in target.items() if key not in blocks}
+    out: list[str] = []
+    number = 0
+    last_end = max((block.end for block in blocks.values()), default=len(lines))
+    while number < len(lines):
+        if number in replacements:
+            end, new_lines = replacements[number]
+            out.extend(new_lines)
+            number = end
+        else:
+            out.append(lines[number])
+            number += 1
+        if number == last_end and added:
+            out.extend(dump_mapping(added, indent, newline).splitlines(keepends=True))
+            added = {}
+    if added:
+        out.extend(dump_mapping(added, indent, newline).splitlines(keepends=True))
+    for position, line in enumerate(out[:-1]):
+        if not line.endswith("\n"):
+            out[position] = line + newline
+    return out
+
+
+def edit_yaml(
+    yaml_text: str, current: Mapping[str, Any], target: Mapping[str, Any], newline: str
+) -> str:
+    """`yaml_text` changed so it reads as `target`, touching only the keys that differ."""
+    try:
+        expected, _ = load_mapping(dump_mapping(target))
+    except yaml.YAMLError as error:
+        raise ValueError(f"these fields cannot be written as YAML: {error}") from error
+    try:
+        lines = yaml_text.splitlines(keepends=True)
+        spliced = "".join(_splice(lines, "", current, target, newline))
+        if spliced and not spliced.endswith("\n"):
+            spliced += newline
+        if load_mapping(spliced)[0] == expected:
+            return spliced
+    except _CannotSplice:
+        pass
+    return dump_mapping(target, "", newline)

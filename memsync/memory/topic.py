@@ -1,0 +1,329 @@
+"""A topic file: one memory, YAML frontmatter then a Markdown body (SPEC F2).
+
+Claude Code's canonical layout is::
+
+    ---
+    name: user-role
+    description: one specific line that decides relevance later
+    type: user
+    ---
+
+    The body.
+
+Real files also nest the type (``metadata: {type: project}``), carry extra keys
+(``originSessionId``, ``created``, ...), have no frontmatter at all, use CRLF or a
+BOM. All of them are read, and an unchanged file renders back byte for byte.
+A `MemoryFile` always is the parse of its own bytes: `replace` builds new bytes and
+parses them again, so its problems are always current.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from memsync.memory.decoding import decode_memory_bytes
+from memsync.memory.frontmatter import (
+    FrontmatterBlock,
+    UnterminatedBlock,
+    dump_mapping,
+    edit_yaml,
+    key_line,
+    load_mapping,
+    split_frontmatter,
+)
+from memsync.memory.problems import Problem, ProblemCode, Severity
+
+MEMORY_TYPES = ("user", "feedback", "project", "reference")
+# Types whose body is the rule or fact, then a **Why:** and a **How to apply:** line.
+STRUCTURED_TYPES = ("feedback", "project")
+REQUIRED_FIELDS = ("name", "description", "type")
+
+_WHY = re.compile(r"^[ \t>]*(?:[-*+][ \t]+)?\*\*Why(?::\*\*|\*\*[ \t]*:)", re.IGNORECASE | re.M)
+_HOW = re.compile(
+    r"^[ \t>]*(?:[-*+][ \t]+)?\*\*How[ \t]+to[ \t]+apply(?::\*\*|\*\*[ \t]*:)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_FIELD_PURPOSE = {
+    "name": "a short name for the memory",
+    "description": "one specific line that decides when this memory is relevant",
+    "type": "one of " + ", ".join(MEMORY_TYPES),
+}
+
+
+def _scalar_text(value: Any) -> str | None:
+    if value is None or isinstance(value, dict | list):
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class MemoryFile:
+    path: str
+    raw: bytes
+    metadata: dict[str, Any]
+    body: str
+    has_frontmatter: bool
+    problems: tuple[Problem, ...]
+    # How the text was laid out, so render() can rebuild it exactly and replace() can
+    # keep it: BOM, the frontmatter block as written, and its state.
+    _bom: str = field(default="", repr=False, compare=False)
+    _block: FrontmatterBlock | None = field(default=None, repr=False, compare=False)
+    _broken: bool = field(default=False, repr=False, compare=False)
+    _is_text: bool = field(default=True, repr=False, compare=False)
+
+    # -- reading -------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, path: str, data: bytes) -> MemoryFile:
+        """Read a topic file. Never raises; whatever is wrong becomes a problem."""
+        decoded = decode_memory_bytes(path, data)
+        if decoded.text is None:
+            unreadable = (decoded.problem,) if decoded.problem else ()
+            return cls(path, data, {}, "", False, unreadable, _is_text=False)
+        text, bom = decoded.text, decoded.bom
+        split = split_frontmatter(text)
+        if split is None:
+            return cls(path, data, {}, text, False, (), _bom=bom)
+        if isinstance(split, UnterminatedBlock):
+            problem = Problem.at(
+                ProblemCode.FRONTMATTER_BROKEN,
+                path,
+                1,
+                "frontmatter opened with '---' is never closed by a '---' line",
+            )
+            return cls(path, data, {}, text, True, (problem,), _bom=bom, _broken=True)
+        mapping, trouble = load_mapping(split.yaml_text)
+        if mapping is None:
+            line = trouble.line + 2 if trouble and trouble.line is not None else 1
+            message = trouble.message if trouble else "frontmatter cannot be read"
+            problem = Problem.at(ProblemCode.FRONTMATTER_BROKEN, path, line, message)
+            return cls(
+                path, data, {}, split.body, True, (problem,), _bom=bom, _block=split, _broken=True
+            )
+        problems = tuple(_field_problems(path, mapping, split))
+        return cls(path, data, mapping, split.body, True, problems, _bom=bom, _block=split)
+
+    @property
+    def is_text(self) -> bool:
+        return self._is_text
+
+    @property
+    def name(self) -> str | None:
+        return _scalar_text(self.metadata.get("name"))
+
+    @property
+    def description(self) -> str | None:
+        return _scalar_text(self.metadata.get("description"))
+
+    @property
+    def type(self) -> str | None:
+        """The type as written: top-level ``type``, else ``metadata.type``. It may be
+        one Claude Code does not know; `memory_type` gives only a known one."""
+        if "type" in self.metadata:
+            return _scalar_text(self.metadata["type"])
+        nested = self.metadata.get("metadata")
+        if isinstance(nested, dict):
+            return _scalar_text(nested.get("type"))
+        return None
+
+    @property
+    def memory_type(self) -> str | None:
+        declared = self.type
+        return declared if declared in MEMORY_TYPES else None
+
+    @property
+    def has_nested_type(self) -> bool:
+        nested = self.metadata.get("metadata")
+        return "type" not in self.metadata and isinstance(nested, dict) and "type" in nested
+
+    @property
+    def frontmatter_text(self) -> str:
+        """The YAML between the delimiters, exactly as written ("" when there is none)."""
+        return self._block.yaml_text if self._block else ""
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity is Severity.ERROR)
+
+    def render(self) -> bytes:
+        if not self._is_text:
+            return self.raw
+        head = self._block.head if self._block is not None else ""
+        return (self._bom + head + self.body).encode("utf-8")
+
+    # -- writing -------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        path: str,
+        *,
+        name: str,
+        description: str,
+        type: str,
+        body: str,
+        extra: Mapping[str, Any] | None = None,
+    ) -> MemoryFile:
+        """A new memory in Claude Code's canonical layout."""
+        _check_fields(name=name, description=description, type=type, body=body)
+        extra = dict(extra or {})
+        clash = sorted(set(extra) & set(REQUIRED_FIELDS))
+        if clash:
+            raise ValueError(f"extra repeats {', '.join(clash)}; pass them as arguments")
+        mapping = {"name": name, "description": description, "type": type, **extra}
+        text = "---\n" + dump_mapping(mapping) + "---\n"
+        if body:
+            text += "\n" + body + ("" if body.endswith("\n") else "\n")
+        return cls.parse(path, text.encode("utf-8"))
+
+    def replace(
+        self,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        type: str | None = None,
+        body: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> MemoryFile:
+        """A changed copy. Omitted arguments stay as they are; `metadata` replaces the
+        whole mapping and the named fields apply on top of it. Only the lines of
+        changed keys are rewritten, a nested ``metadata.type`` stays nested, and the
+        frontmatter is kept verbatim when only the body changes."""
+        if not self._is_text:
+            raise ValueError(f"{self.path} is not UTF-8 text; it cannot be edited")
+        _check_fields(name=name, description=description, type=type, body=body)
+        target = dict(self.metadata if metadata is None else metadata)
+        if name is not None:
+            target["name"] = name
+        if description is not None:
+            target["description"] = description
+        if type is not None:
+            nested = target.get("metadata")
+            if "type" not in target and isinstance(nested, dict) and "type" in nested:
+                target["metadata"] = {**nested, "type": type}
+            else:
+                target["type"] = type
+        fields_change = target != self.metadata
+        if self._broken and fields_change:
+            broken = self.problems[0].message if self.problems else "broken"
+            raise ValueError(f"{self.path}: frontmatter is broken ({broken}); fix it first")
+        if self._broken and self._block is None:
+            raise ValueError(f"{self.path}: frontmatter is never closed; fix it first")
+
+        block = self._block
+        newline = block.newline if block else ("\r\n" if "\r\n" in self.body else "\n")
+        new_body = self.body if body is None else _with_newlines(body, newline)
+        if block is None:
+            if not fields_change:
+                text = new_body
+            else:
+                head = "---" + newline + dump_mapping(target, "", newline) + "---" + newline
+                text = head + (newline + new_body if new_body else "")
+        else:
+            yaml_text = block.yaml_text
+            if fields_change:
+                yaml_text = edit_yaml(yaml_text, self.metadata, target, newline)
+            closing, gap = block.closing, block.gap
+            if new_body and not closing.endswith("\n"):
+                closing += newline
+            if not gap and new_body.startswith(("\n", "\r\n")):
+                gap = newline  # else the body's own blank first line would read as the gap
+            text = block.opening + yaml_text + closing + gap + new_body
+        if text == self._text():
+            return self
+        return MemoryFile.parse(self.path, (self._bom + text).encode("utf-8"))
+
+    def _text(self) -> str:
+        head = self._block.head if self._block is not None else ""
+        return head + self.body
+
+
+def _with_newlines(body: str, newline: str) -> str:
+    if newline == "\r\n":
+        return body.replace("\r\n", "\n").replace("\n", "\r\n")
+    return body
+
+
+def _check_fields(**fields: str | None) -> None:
+    for key, value in fields.items():
+        if value is None:
+            continue
+        if key == "body" and "\x00" in value:
+            raise ValueError("body has a NUL character; a memory file is text")
+        if key in ("name", "description") and ("\n" in value or "\r" in value):
+            raise ValueError(f"{key} must be one line")
+        if key == "type" and value not in MEMORY_TYPES:
+            raise ValueError(f"type {value!r} is not one of {', '.join(MEMORY_TYPES)}")
+
+
+def _field_problems(path: str, mapping: dict[str, Any], block: FrontmatterBlock) -> list[Problem]:
+    found: list[Problem] = []
+
+    def line_of(key: str, parent: str | None = None) -> int | None:
+        number = key_line(block.yaml_text, key, parent)
+        return None if number is None else number + 2  # after the opening "---" line
+
+    nested = mapping.get("metadata")
+    nested_type = "type" not in mapping and isinstance(nested, dict) and "type" in nested
+    for key in REQUIRED_FIELDS:
+        present = key in mapping or (key == "type" and nested_type)
+        value = (nested or {}).get("type") if key == "type" and nested_type else mapping.get(key)
+        if not present or _scalar_text(value) in (None, ""):
+            what = "has no" if not present else "has an empty"
+            found.append(
+                Problem.at(
+                    ProblemCode.FIELD_MISSING,
+                    path,
+                    1 if not present else line_of(key, "metadata" if nested_type else None),
+                    f"frontmatter {what} '{key}' ({_FIELD_PURPOSE[key]})",
+                )
+            )
+    declared = _scalar_text((nested or {}).get("type") if nested_type else mapping.get("type"))
+    raw_type = (nested or {}).get("type") if nested_type else mapping.get("type")
+    if raw_type is not None and declared not in MEMORY_TYPES and declared != "":
+        shown = declared if declared is not None else type(raw_type).__name__
+        found.append(
+            Problem.at(
+                ProblemCode.TYPE_UNKNOWN,
+                path,
+                line_of("type", "metadata" if nested_type else None),
+                f"type '{shown}' is not one of {', '.join(MEMORY_TYPES)}",
+            )
+        )
+    description = mapping.get("description")
+    if isinstance(description, str) and "\n" in description.strip():
+        found.append(
+            Problem.at(
+                ProblemCode.DESCRIPTION_MULTILINE,
+                path,
+                line_of("description"),
+                f"description runs over {description.strip().count(chr(10)) + 1} lines; "
+                "it should be one specific line",
+                Severity.WARNING,
+            )
+        )
+    if declared in STRUCTURED_TYPES:
+        missing = [
+            label
+            for label, pattern in (("**Why:**", _WHY), ("**How to apply:**", _HOW))
+            if not pattern.search(block.body)
+        ]
+        if missing:
+            body_line = block.head.count("\n") + 1
+            found.append(
+                Problem.at(
+                    ProblemCode.BODY_STRUCTURE,
+                    path,
+                    body_line,
+                    f"a {declared} memory's body should state the rule, then a "
+                    f"{' and a '.join(missing)} line; this one has no "
+                    f"{' and no '.join(missing)}",
+                    Severity.WARNING,
+                )
+            )
+    return found
