@@ -1,1 +1,1 @@
-pytest_plugins = ["tests.fixtures", "tests.support.celery_worker"]
+pytest_plugins = ["tests.fixtures", "tests.support.celery_worker", "tests.support.messages_server"]

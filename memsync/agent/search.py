@@ -138,7 +138,8 @@ def _grep_file(
     shown_lines = _with_context(hits, len(lines), options.before, options.after)
     previous = None
     for index in shown_lines:
-        if previous is not None and index != previous + 1 and not _emit(out, options, "--"):
+        gap = previous is not None and index != previous + 1
+        if gap and (options.before or options.after) and not _emit(out, options, "--"):
             return False
         separator = ":" if index in hits else "-"
         line = _grep_prefix(shown, index, separator, options, with_names) + lines[index]

@@ -106,8 +106,8 @@ class ReadOnlyShell:
         program, args = argv[0], argv[1:]
         if program not in PROGRAMS:
             raise SandboxDenied(
-                f"refused {program!r}: this shell only offers the read-only programs "
-                f"{', '.join(PROGRAMS)} (implemented in Python; nothing else can run here)"
+                f"refused {command!r}: {program!r} is not available; this shell only offers "
+                f"the read-only programs {', '.join(PROGRAMS)} (nothing else can run here)"
             )
         if "-" in args and program != "find":
             raise ToolFailure(f"{program}: this shell has no standard input; name a file")

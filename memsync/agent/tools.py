@@ -349,7 +349,8 @@ class ToolSet:
         _store(target, content)
         self._note_write(target)
         verb = "Updated" if existed else "Created"
-        return f"{verb} {self.sandbox.relative(target)} ({len(content.splitlines())} lines)"
+        lines = len(content.splitlines())
+        return f"{verb} {self.sandbox.relative(target)} ({lines} line{'' if lines == 1 else 's'})"
 
     def _edit(self, tool_input: Mapping[str, Any]) -> str:
         shown = _text(tool_input, "path")

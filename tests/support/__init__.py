@@ -1,0 +1,1 @@
+"""Test support shared across the suite: the scripted Messages API, worker processes."""
