@@ -54,7 +54,11 @@ class MemoryDirectory:
 
     @classmethod
     def read(cls, root: Path, scope: str | None = None) -> MemoryDirectory:
-        """Read a memory directory from disk. Raises only when `root` is not a directory."""
+        """Read a memory directory from disk. Raises only when `root` is not a directory.
+
+        `scope` is a label kept on the result ("personal", "team"); paths in files
+        and problems stay relative to `root`.
+        """
         root = Path(root)
         if not root.is_dir():
             raise NotADirectoryError(f"no memory directory at {root}")

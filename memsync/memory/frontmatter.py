@@ -283,7 +283,7 @@ def _splice(
     newline: str,
 ) -> list[str]:
     blocks = {block.key: block for block in _blocks(lines, indent)}
-    if set(blocks) != {str(key) for key in current} or any(not isinstance(k, str) for k in target):
+    if any(not isinstance(key, str) for key in (*current, *target)) or set(blocks) != set(current):
         raise _CannotSplice
     replacements: dict[int, tuple[int, list[str]]] = {}
     for key, block in blocks.items():

@@ -46,6 +46,7 @@ _HOW = re.compile(
     r"^[ \t>]*(?:[-*+][ \t]+)?\*\*How[ \t]+to[ \t]+apply(?::\*\*|\*\*[ \t]*:)",
     re.IGNORECASE | re.MULTILINE,
 )
+_TOP_LEVEL_KEY = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]|$)")
 _FIELD_PURPOSE = {
     "name": "a short name for the memory",
     "description": "one specific line that decides when this memory is relevant",
@@ -267,6 +268,27 @@ def _field_problems(path: str, mapping: dict[str, Any], block: FrontmatterBlock)
     def line_of(key: str, parent: str | None = None) -> int | None:
         number = key_line(block.yaml_text, key, parent)
         return None if number is None else number + 2  # after the opening "---" line
+
+    first_seen: dict[str, int] = {}
+    for number, line in enumerate(block.yaml_text.split("\n"), start=2):
+        written = _TOP_LEVEL_KEY.match(line)
+        if written is None:
+            continue
+        key, first = written[1], first_seen.get(written[1])
+        if first is None:
+            first_seen[key] = number
+            continue
+        # PyYAML keeps the last value, JavaScript's `yaml` rejects the whole block:
+        # Claude Code may see none of this file's fields.
+        found.append(
+            Problem.at(
+                ProblemCode.FRONTMATTER_BROKEN,
+                path,
+                number,
+                f"key '{key}' appears twice (lines {first} and {number}); "
+                "YAML readers disagree on which one counts",
+            )
+        )
 
     nested = mapping.get("metadata")
     nested_type = "type" not in mapping and isinstance(nested, dict) and "type" in nested

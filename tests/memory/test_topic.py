@@ -131,6 +131,19 @@ def test_an_unknown_nested_type_is_found_on_its_nested_line() -> None:
     assert found(memory) == [(ProblemCode.TYPE_UNKNOWN, 6, Severity.ERROR)]
 
 
+def test_a_key_written_twice_is_broken_at_its_second_line_and_edits_clean_it_up() -> None:
+    memory = parse("---\nname: a\ndescription: d\ntype: user\nname: b\n---\nbody\n")
+    assert found(memory) == [(ProblemCode.FRONTMATTER_BROKEN, 5, Severity.ERROR)]
+    assert memory.problems[0].message == (
+        "line 5: key 'name' appears twice (lines 2 and 5); YAML readers disagree on which one "
+        "counts"
+    )
+    assert memory.name == "b"
+    fixed = memory.replace(name="c")
+    assert fixed.render() == b"---\nname: c\ndescription: d\ntype: user\n---\nbody\n"
+    assert fixed.problems == ()
+
+
 def test_a_multiline_description_is_a_warning() -> None:
     memory = parse("---\nname: n\ndescription: |\n  first\n  second\ntype: user\n---\n")
     assert found(memory) == [(ProblemCode.DESCRIPTION_MULTILINE, 3, Severity.WARNING)]
@@ -400,6 +413,13 @@ def test_replacing_a_field_whose_yaml_is_unusual_falls_back_to_a_clean_block() -
     assert changed.render() == (
         b"---\nname: n\ndescription: new\ntype: user\nextra: 1\n---\nbody\n"
     )
+
+
+def test_a_field_edit_keeps_keys_yaml_reads_as_numbers() -> None:
+    memory = parse("---\nname: n\ndescription: d\ntype: user\n1: one\n---\nbody\n")
+    assert memory.metadata[1] == "one"
+    changed = memory.replace(description="e")
+    assert changed.render() == b"---\nname: n\ndescription: e\ntype: user\n1: one\n---\nbody\n"
 
 
 _keys = st.from_regex(r"[a-z][a-zA-Z0-9_]{0,10}", fullmatch=True).filter(
