@@ -28,8 +28,7 @@ def build_history(path: Path, files: int) -> None:
     start = 1_700_000_000
     index: list[str] = []
     for i in range(files):
-        body = f"---\nname: memory {i}\ndescription: fact number {i}\ntype: project\n---\n\nFact {i}.\n"
-        data = body.encode()
+        data = f"---\nname: memory {i}\ndescription: fact {i}\ntype: project\n---\n\n{i}\n".encode()
         message = f"extract: memory {i}".encode()
         lines.append(b"commit refs/heads/main\n")
         lines.append(f"committer Bench <bench@example.com> {start + i * 60} +0000\n".encode())
@@ -69,32 +68,42 @@ def main() -> None:
         started = time.perf_counter()
         build_history(base / "origin", options.files)
         for name in ("raw", "memsync"):
-            subprocess.run(["git", "clone", "-q", str(base / "origin"), str(base / name)], check=True)
+            subprocess.run(
+                ["git", "clone", "-q", str(base / "origin"), str(base / name)], check=True
+            )
         repo = MemoryRepo.init(base / "memsync")
         raw = base / "raw"
-        print(f"built {options.files} files / {options.files} commits "
-              f"in {time.perf_counter() - started:.1f}s")
+        print(
+            f"built {options.files} files / {options.files} commits "
+            f"in {time.perf_counter() - started:.1f}s"
+        )
 
         raw_times, repo_times = [], []
         for round_ in range(options.rounds):
             paths = write_extraction(raw, round_)
             t0 = time.perf_counter()
             subprocess.run(["git", "add", "--", *paths], cwd=raw, check=True)
-            subprocess.run(["git", "commit", "-q", "-m", f"extract: round {round_}"], cwd=raw,
-                           check=True)
+            subprocess.run(
+                ["git", "commit", "-q", "-m", f"extract: round {round_}"], cwd=raw, check=True
+            )
             raw_times.append(time.perf_counter() - t0)
 
             paths = write_extraction(repo.path, round_)
             t0 = time.perf_counter()
-            repo.commit(CommitKind.EXTRACT, f"round {round_}", [("Memsync-Session", "bench")],
-                        paths=paths)
+            repo.commit(
+                CommitKind.EXTRACT, f"round {round_}", [("Memsync-Session", "bench")], paths=paths
+            )
             repo_times.append(time.perf_counter() - t0)
 
         raw_log, ages_times = [], []
         for _ in range(max(5, options.rounds // 3)):
             t0 = time.perf_counter()
-            subprocess.run(["git", "log", "--name-only", "--format=%H %ct"], cwd=repo.path,
-                           check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(
+                ["git", "log", "--name-only", "--format=%H %ct"],
+                cwd=repo.path,
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
             raw_log.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
             ages = repo.ages()
@@ -103,10 +112,14 @@ def main() -> None:
 
         commit_ratio = median_ms(repo_times) / median_ms(raw_times)
         ages_ratio = median_ms(ages_times) / median_ms(raw_log)
-        print(f"commit (3 files + MEMORY.md): MemoryRepo {median_ms(repo_times):.1f} ms, "
-              f"raw git add+commit {median_ms(raw_times):.1f} ms, ratio {commit_ratio:.2f}")
-        print(f"ages() of {len(ages)} files: MemoryRepo {median_ms(ages_times):.1f} ms, "
-              f"raw git log --name-only {median_ms(raw_log):.1f} ms, ratio {ages_ratio:.2f}")
+        print(
+            f"commit (3 files + MEMORY.md): MemoryRepo {median_ms(repo_times):.1f} ms, "
+            f"raw git add+commit {median_ms(raw_times):.1f} ms, ratio {commit_ratio:.2f}"
+        )
+        print(
+            f"ages() of {len(ages)} files: MemoryRepo {median_ms(ages_times):.1f} ms, "
+            f"raw git log --name-only {median_ms(raw_log):.1f} ms, ratio {ages_ratio:.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -236,15 +235,6 @@ def test_real_samples_read_as_a_directory_have_no_problem_in_the_files_present(
     assert [p.line for p in dead] == [4, 7, 8, 9, 10, 13, 19, 22]
 
 
-def _read_seconds(root: Path) -> float:
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        MemoryDirectory.read(root)
-        best = min(best, time.perf_counter() - started)
-    return best
-
-
 def _small_directory(root: Path, count: int) -> None:
     root.mkdir()
     entries = []
@@ -254,13 +244,11 @@ def _small_directory(root: Path, count: int) -> None:
     (root / "MEMORY.md").write_text("\n".join(entries[:150]) + "\n")
 
 
-def test_reading_10000_files_takes_linear_time(tmp_path: Path) -> None:
-    _small_directory(tmp_path / "small", 2_500)
+def test_it_reads_10000_files_and_names_every_unindexed_one(tmp_path: Path) -> None:
+    # Speed is measured by bench/memory.py, not asserted here.
     _small_directory(tmp_path / "big", 10_000)
-    small, big = _read_seconds(tmp_path / "small"), _read_seconds(tmp_path / "big")
+
     directory = MemoryDirectory.read(tmp_path / "big")
+
     assert len(directory.files) == 10_000
     assert len(directory.problems) == 10_000 - 150  # the files the index does not list
-    # Four times the files; quadratic work would take sixteen times as long.
-    assert big / small < 8, f"2,500 files: {small:.2f}s, 10,000 files: {big:.2f}s"
-    assert big < 15
