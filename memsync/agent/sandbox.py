@@ -6,6 +6,8 @@ absolute paths), then on the disk (symbolic links at any component, hard links),
 so a refusal can say exactly what was wrong. Operations then use the path this
 class returns, never the model's string: a lexical ``a/../b`` is opened as
 ``<root>/b``, so a symlinked ``a`` cannot take the ``..`` somewhere else.
+Nothing under ``.git`` is read or written; the lock file and the root itself are
+never changed.
 
 Look-alikes: SPEC T4 checks paths "after Unicode NFKC folding". A fullwidth
 ``．．／`` is a harmless name on Linux, but the same files sync to developer
@@ -120,8 +122,24 @@ class Sandbox:
         folded = unicodedata.normalize("NFKC", path)
         if folded != path:
             self._lexical(folded, shown=f"{path!r} (NFKC-folded to {folded!r})")
+        self._refuse_git(path, lexical)
         real = self._follow_links(path, lexical)
+        self._refuse_git(path, real)
         return _Located(lexical, real)
+
+    def _refuse_git(self, path: str, candidate: Path) -> None:
+        # .git holds no memory and may hold credentials (a remote URL in .git/config),
+        # so the agent neither reads nor writes there.
+        if GIT_DIR_NAME in self._folded_parts(candidate):
+            raise SandboxDenied(
+                f"refused {path!r}: files under .git/ belong to Git, not to the memory"
+            )
+
+    def _folded_parts(self, candidate: Path) -> list[str]:
+        return [
+            unicodedata.normalize("NFKC", part).casefold()
+            for part in candidate.relative_to(self.root).parts
+        ]
 
     def _lexical(self, path: str, shown: str | None = None) -> Path:
         shown = shown or repr(path)
@@ -166,20 +184,13 @@ class Sandbox:
         return real
 
     def _refuse_protected(self, path: str, located: _Located) -> None:
+        """What may be read but never changed: the root itself and the lock file."""
         for candidate in (located.lexical, located.real):
             if candidate == self.root:
                 raise SandboxDenied(
                     f"refused to change {path!r}: it is the memory directory itself"
                 )
-            parts = [
-                unicodedata.normalize("NFKC", part).casefold()
-                for part in candidate.relative_to(self.root).parts
-            ]
-            if GIT_DIR_NAME in parts:
-                raise SandboxDenied(
-                    f"refused to change {path!r}: files under .git/ belong to Git, "
-                    "not to the memory"
-                )
+            parts = self._folded_parts(candidate)
             if parts[-1] == LOCK_FILE_NAME:
                 raise SandboxDenied(
                     f"refused to change {path!r}: {LOCK_FILE_NAME} is the consolidation "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import shlex
 import stat
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -97,6 +98,16 @@ class ReadOnlyShell:
 
     def run(self, command: str) -> ShellOutcome:
         refuse_shell_syntax(command)
+        folded = unicodedata.normalize("NFKC", command)
+        if folded != command:
+            # A fullwidth ｜ or ； is plain text here, but refusing it keeps the rule
+            # simple to state: what would be syntax after folding is refused.
+            try:
+                refuse_shell_syntax(folded)
+            except SandboxDenied as denied:
+                raise SandboxDenied(
+                    f"{denied.reason} (found after Unicode NFKC folding of {command!r})"
+                ) from None
         try:
             argv = shlex.split(command)
         except ValueError as error:

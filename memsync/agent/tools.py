@@ -229,12 +229,12 @@ class ToolSet:
             text = executor(tool_input)
         except SandboxDenied as denied:
             self.denials.append(Denial(name, _describe(tool_input), denied.reason))
-            return ToolOutcome(denied.reason, is_error=True)
+            return ToolOutcome(_sendable(denied.reason), is_error=True)
         except ToolFailure as failure:
-            return ToolOutcome(str(failure), is_error=True)
+            return ToolOutcome(_sendable(str(failure)), is_error=True)
         except OSError as error:
             return ToolOutcome(f"{name} failed: {error.strerror or error}", is_error=True)
-        return ToolOutcome(self._cap(text))
+        return ToolOutcome(_sendable(self._cap(text)))
 
     def _executor(self, name: str) -> Callable[[Mapping[str, Any]], str]:
         executors: dict[str, Callable[[Mapping[str, Any]], str]] = {
@@ -468,6 +468,12 @@ def _cut(line: str) -> str:
     if len(line) <= _MAX_LINE_CHARS:
         return line
     return line[:_MAX_LINE_CHARS] + " [line cut]"
+
+
+def _sendable(text: str) -> str:
+    """Text that encodes as UTF-8: a file name with undecodable bytes arrives from the OS
+    with lone surrogates, which would make the next API request fail to serialise."""
+    return text.encode("utf-8", errors="backslashreplace").decode("utf-8")
 
 
 def _describe(tool_input: object) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -295,6 +296,19 @@ def test_it_stops_when_a_reply_is_cut_at_max_tokens(
     assert result.stop_reason == "max_tokens"
     assert result.stop_message == "the reply of turn 1 was cut at max_tokens (16 tokens)"
     assert result.final_text == "I will now write a very long"
+
+
+def test_it_survives_a_file_name_that_is_not_utf8(
+    agent: Callable[..., AgentResult], messages_server: MessagesServer, memory_dir: Path
+) -> None:
+    (memory_dir / os.fsdecode(b"caf\xe9.md")).write_text("latin-1\n")
+    messages_server.add([tool_use("glob", {"pattern": "*.md"})], [text("done")])
+
+    result = agent(tools_for(memory_dir))
+
+    (listing,) = tool_results(messages_server.requests[1])
+    assert "caf\\udce9.md" in result_text(listing).splitlines()
+    assert result.final_text == "done"
 
 
 def test_the_scripted_server_serves_a_json_script_from_its_own_process(
