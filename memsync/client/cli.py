@@ -11,17 +11,13 @@ import importlib
 import sys
 from collections.abc import Callable, Sequence
 
+from memsync.client.errors import CommandError
+
 COMMAND_MODULES = ("memsync.client.commands.local",)
 
+__all__ = ["COMMAND_MODULES", "CommandError", "build_parser", "main"]
+
 Handler = Callable[[argparse.Namespace], int]
-
-
-class CommandError(Exception):
-    """A failure the user can act on; printed without a traceback."""
-
-    def __init__(self, message: str, exit_code: int = 2) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -61,7 +61,8 @@ def merge_index(base: MemoryIndex, ours: MemoryIndex, theirs: MemoryIndex) -> Me
         original = _shape(base_entries.get(key))
         if original is not None and _shape(incoming) == original:
             continue  # we removed it and they didn't change it
-        result = _insert_like_theirs(result, theirs, incoming)
+        ours_only = set(our_entries) - set(base_entries) - set(their_entries)
+        result = _insert_like_theirs(result, theirs, incoming, ours_only)
     return result
 
 
@@ -69,14 +70,20 @@ def _key_present(index: MemoryIndex, key: str) -> bool:
     return any(_key(entry) == key for entry in index.entries)
 
 
-def _insert_like_theirs(result: MemoryIndex, theirs: MemoryIndex, entry: IndexEntry) -> MemoryIndex:
+def _insert_like_theirs(
+    result: MemoryIndex, theirs: MemoryIndex, entry: IndexEntry, ours_only: set[str]
+) -> MemoryIndex:
     """Put ``entry`` where theirs had it: after the entry it followed under the same
-    heading, else at the end of that heading's section, else at the end."""
+    heading (and after any entries only we added right there, so our additions come
+    first, as in a union), else at the end of that heading's section, else at the end."""
     heading = theirs.heading_for(entry)
     previous = _previous_entry_under(theirs, entry, heading)
     if previous is not None:
         anchor = result.entry_for(previous.target)
         if anchor is not None and result.heading_for(anchor) == heading:
+            following = {e.line: e for e in result.entries}
+            while (nxt := following.get(anchor.line + 1)) is not None and _key(nxt) in ours_only:
+                anchor = nxt
             return _insert_after(result, anchor, entry)
     return result.with_entry(entry.title, entry.target, entry.hook, heading=heading)
 

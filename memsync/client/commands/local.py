@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memsync.client.cli import CommandError
+from memsync.client.errors import CommandError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -98,8 +98,7 @@ def run_check(args: argparse.Namespace) -> int:
         }, indent=2, ensure_ascii=False))  # fmt: skip
     else:
         for problem in problems:
-            print(f"{problem.path}:{problem.line or 0}: {problem.severity}: "
-                  f"{problem.code}: {problem.message}")  # fmt: skip
+            print(problem)
         summary = f"{len(memory.files)} memories, {len(problems)} problems"
         print(summary if problems else f"{len(memory.files)} memories, no problems")
     return 1 if problems else 0
