@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import NoReturn
 
 from memsync.agent.commandline import grep_options, parse_options
 from memsync.agent.files import ToolFailure, glob_matches, iter_lines, read_text, require_file, walk
@@ -76,7 +77,7 @@ def refuse_shell_syntax(command: str) -> None:
         index += 1
 
 
-def _refuse(command: str, what: str, token: str) -> None:
+def _refuse(command: str, what: str, token: str) -> NoReturn:
     raise SandboxDenied(
         f"refused {command!r}: {what} ({token!r}) is not available; this shell runs one "
         f"read-only command ({', '.join(PROGRAMS)}) with no pipes, redirection or substitution"
