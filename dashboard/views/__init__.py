@@ -1,0 +1,1 @@
+"""The dashboard's views, one module per area; ``dashboard.urls`` names them all."""

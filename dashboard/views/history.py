@@ -1,0 +1,191 @@
+"""History (SPEC W2): commits with their kind, a commit with its diff, and revert.
+
+Reverting makes a new commit on ``main`` that undoes one extraction or one adopted
+dream while every later edit stays; history is never rewritten.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from memsync.dream.adoption import revert as revert_dream
+from memsync.store import MAIN, CommitInfo, CommitKind, MemoryRepo, StoreError
+
+from ..access import ProjectAccess, project_for
+from ..models import Role
+from ..sync import identity_for
+from .snapshot import open_repo
+
+PER_PAGE = 30
+REVERT_SCAN_LIMIT = 5000
+REVERTS_TRAILER = "Memsync-Reverts"
+DREAM_TRAILER = "Memsync-Dream"
+_SHA = re.compile(r"^[0-9a-f]{7,40}$")
+
+
+def repo_or_404(access: ProjectAccess) -> MemoryRepo:
+    repo = open_repo(access.project.repo_dir)
+    if repo is None:
+        raise Http404("this project has no repository yet")
+    return repo
+
+
+def commit_or_404(repo: MemoryRepo, sha: str) -> CommitInfo:
+    full = repo.rev_parse(sha) if _SHA.match(sha) else None
+    if full is None:
+        raise Http404("no such commit")
+    return repo.commit_info(full)
+
+
+def reverts_on_main(repo: MemoryRepo) -> dict[str, str]:
+    """Reverted commit → the revert commit on ``main``; one ``git log``, cached per head."""
+    head = repo.rev_parse(MAIN)
+    if head is None:
+        return {}
+    key = f"memsync:reverts:{repo.path}:{head}"
+    found = cache.get(key)
+    if isinstance(found, dict):
+        return found
+    reverts: dict[str, str] = {}
+    for commit in repo.log(MAIN, limit=REVERT_SCAN_LIMIT):
+        if commit.kind == CommitKind.REVERT:
+            for target in commit.trailer_values(REVERTS_TRAILER):
+                reverts.setdefault(target, commit.sha)
+    cache.set(key, reverts, timeout=24 * 3600)
+    return reverts
+
+
+def is_adopted_dream(commit: CommitInfo) -> bool:
+    return commit.is_merge and commit.trailer(DREAM_TRAILER) is not None
+
+
+def revert_refusal(repo: MemoryRepo, commit: CommitInfo) -> str | None:
+    """Why ``commit`` cannot be reverted from the dashboard, or None when it can."""
+    if not (commit.kind == CommitKind.EXTRACT or is_adopted_dream(commit)):
+        return "Only an extraction or an adopted dream can be reverted here."
+    if not repo.is_ancestor(commit.sha, MAIN):
+        return "This commit is not on main."
+    revert = reverts_on_main(repo).get(commit.sha)
+    if revert is not None:
+        return f"Already reverted by {revert[:10]}."
+    return None
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    commits: list[CommitInfo]
+    number: int
+    has_next: bool
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+
+def _page_number(request: HttpRequest) -> int:
+    try:
+        return max(1, int(request.GET.get("page", "1")))
+    except ValueError:
+        return 1
+
+
+@login_required
+def history(request: HttpRequest, slug: str) -> HttpResponse:
+    access = project_for(request, slug)
+    repo = open_repo(access.project.repo_dir)
+    number = _page_number(request)
+    commits = repo.log(MAIN, limit=PER_PAGE + 1, skip=(number - 1) * PER_PAGE) if repo else []
+    page = HistoryPage(commits[:PER_PAGE], number, len(commits) > PER_PAGE)
+    reverts = reverts_on_main(repo) if repo else {}
+    return render(
+        request,
+        "dashboard/history.html",
+        {
+            "access": access,
+            "project": access.project,
+            "page": page,
+            "reverts": reverts,
+            "tab": "history",
+        },
+    )
+
+
+@login_required
+def commit_detail(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
+    access = project_for(request, slug)
+    repo = repo_or_404(access)
+    commit = commit_or_404(repo, sha)
+    diff = repo.diff(commit.sha)
+    refusal = revert_refusal(repo, commit)
+    return render(
+        request,
+        "dashboard/commit.html",
+        {
+            "access": access,
+            "project": access.project,
+            "commit": commit,
+            "diff": diff,
+            "revertable": refusal is None,
+            "reverted_by": reverts_on_main(repo).get(commit.sha),
+            "reverts": commit.trailer(REVERTS_TRAILER),
+            "tab": "history",
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def commit_revert(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
+    """GET: what would be undone, and a confirmation button. POST: the revert commit."""
+    access = project_for(request, slug, Role.MAINTAINER)
+    repo = repo_or_404(access)
+    commit = commit_or_404(repo, sha)
+    refusal = revert_refusal(repo, commit)
+    page = reverse("dashboard:commit", args=[slug, commit.sha])
+    if request.method == "POST":
+        if refusal is not None:
+            messages.error(request, refusal)
+            return HttpResponseRedirect(page)
+        author = identity_for(access.user)
+        try:
+            if is_adopted_dream(commit):
+                result = revert_dream(repo, commit.sha, author=author)
+            else:
+                result = repo.revert(commit.sha, author=author)
+        except StoreError as error:
+            messages.error(request, f"Could not revert: {error}")
+            return HttpResponseRedirect(page)
+        if result.status == "conflict":
+            paths = ", ".join(c.path for c in result.conflicts)
+            messages.error(
+                request,
+                f"Not reverted: later edits to {paths} conflict with undoing this commit. "
+                "Nothing was changed.",
+            )
+            return HttpResponseRedirect(page)
+        if result.commit is None or result.status != "merged":
+            messages.info(request, "Nothing to revert: main already lacks these changes.")
+            return HttpResponseRedirect(page)
+        messages.success(request, f"Reverted {commit.sha[:10]}; later edits were kept.")
+        return HttpResponseRedirect(reverse("dashboard:commit", args=[slug, result.commit]))
+    return render(
+        request,
+        "dashboard/revert_confirm.html",
+        {
+            "access": access,
+            "project": access.project,
+            "commit": commit,
+            "diff": repo.diff(commit.sha),
+            "refusal": refusal,
+            "tab": "history",
+        },
+    )

@@ -1,0 +1,336 @@
+"""The index page (SPEC W1) and a memory's own pages: body, frontmatter, history, blame."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import PurePosixPath
+from typing import Any
+
+import yaml
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from memsync.memory import (
+    INDEX_FILENAME,
+    MAX_INDEX_BYTES,
+    MAX_INDEX_LINES,
+    MEMORY_TYPES,
+    TEAM_DIRNAME,
+    IndexEntry,
+    MemoryDirectory,
+    MemoryFile,
+    Problem,
+    age_days,
+    age_label,
+    freshness_note,
+    is_topic_path,
+)
+from memsync.store import MAIN, BlameLine, CommitInfo, MemoryRepo
+
+from ..access import ProjectAccess, project_for
+from ..forms import IndexFilterForm
+from ..markdown import render_markdown
+from .snapshot import MemorySnapshot, open_repo, scope_prefix
+
+_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}([ \t]|$)")
+HISTORY_LIMIT = 50
+
+
+@dataclass(frozen=True)
+class Freshness:
+    days: int | None
+
+    @property
+    def label(self) -> str:
+        return age_label(self.days) if self.days is not None else "not committed"
+
+    @property
+    def note(self) -> str | None:
+        return freshness_note(self.days) if self.days is not None else None
+
+
+@dataclass(frozen=True)
+class IndexRow:
+    """One line of ``MEMORY.md``, with what the dashboard knows about it."""
+
+    number: int
+    text: str
+    role: str  # entry, heading, text, blank
+    visible: bool
+    entry: IndexEntry | None = None
+    memory: MemoryFile | None = None
+    path: str | None = None  # repository path of the linked file, when it exists
+    freshness: Freshness | None = None
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def type_known(self) -> bool:
+        return self.memory is not None and self.memory.type in MEMORY_TYPES
+
+
+@dataclass(frozen=True)
+class OrphanRow:
+    name: str
+    path: str
+    memory: MemoryFile
+    freshness: Freshness
+
+
+@dataclass(frozen=True)
+class ProblemRow:
+    problem: Problem
+    path: str | None  # repository path to link to, when the file is a memory
+    in_index: bool
+
+
+@dataclass
+class IndexReport:
+    rows: list[IndexRow]
+    orphans: list[OrphanRow]
+    line_count: int = 0
+    byte_count: int = 0
+    first_invisible: int | None = None
+    shown_entries: int = 0
+    total_entries: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    problem_rows: list[ProblemRow] = field(default_factory=list)
+
+    @property
+    def over_lines(self) -> bool:
+        return self.line_count > MAX_INDEX_LINES
+
+    @property
+    def over_bytes(self) -> bool:
+        return self.byte_count > MAX_INDEX_BYTES
+
+
+def index_report(snapshot: MemorySnapshot, now: datetime, filters: IndexFilterForm) -> IndexReport:
+    directory = snapshot.directory
+    index = directory.index
+    problems_at: dict[int, list[Problem]] = {}
+    for problem in directory.problems_for(INDEX_FILENAME):
+        problems_at.setdefault(problem.line or 0, []).append(problem)
+    filtering = filters.is_filtering()
+    rows: list[IndexRow] = []
+    report = IndexReport(rows=rows, orphans=[], problems=directory.problems)
+    report.problem_rows = [
+        ProblemRow(
+            problem,
+            snapshot.path_of(problem.path) if problem.path in directory.files else None,
+            problem.path == INDEX_FILENAME and problem.line is not None,
+        )
+        for problem in directory.problems
+    ]
+    if index is not None:
+        invisible = index.invisible_lines()
+        report.line_count, report.byte_count = index.line_count, index.byte_count
+        report.first_invisible = invisible.start if len(invisible) else None
+        entries = {entry.line: entry for entry in index.entries}
+        report.total_entries = len(entries)
+        for number, text in enumerate(index.lines, start=1):
+            entry = entries.get(number)
+            visible = number not in invisible
+            row = _index_row(snapshot, directory, number, text, entry, visible, now, problems_at)
+            if filtering and (
+                entry is None
+                or not filters.accepts(
+                    row.memory.type if row.memory else None,
+                    row.freshness.days if row.freshness else None,
+                )
+            ):
+                continue
+            rows.append(row)
+        report.shown_entries = sum(1 for row in rows if row.entry is not None)
+    linked = index.linked_files() if index is not None else set()
+    for name, memory in directory.files.items():
+        if name in linked:
+            continue
+        freshness = Freshness(snapshot.days_old(name, now))
+        if filtering and not filters.accepts(memory.type, freshness.days):
+            continue
+        report.orphans.append(OrphanRow(name, snapshot.path_of(name), memory, freshness))
+    return report
+
+
+def _index_row(
+    snapshot: MemorySnapshot,
+    directory: MemoryDirectory,
+    number: int,
+    text: str,
+    entry: IndexEntry | None,
+    visible: bool,
+    now: datetime,
+    problems_at: dict[int, list[Problem]],
+) -> IndexRow:
+    problems = tuple(problems_at.get(number, ()))
+    if entry is None:
+        role = "blank" if not text.strip() else "heading" if _HEADING.match(text) else "text"
+        return IndexRow(number, text, role, visible, problems=problems)
+    memory = directory.file_for(entry)
+    target = entry.file
+    exists = target is not None and (memory is not None or target in snapshot.ages)
+    return IndexRow(
+        number,
+        text,
+        "entry",
+        visible,
+        entry=entry,
+        memory=memory,
+        path=snapshot.path_of(target) if exists and target else None,
+        freshness=Freshness(snapshot.days_old(target, now)) if exists and target else None,
+        problems=problems,
+    )
+
+
+def _repo_for(access: ProjectAccess) -> MemoryRepo | None:
+    return open_repo(access.project.repo_dir)
+
+
+@login_required
+def memory_index(request: HttpRequest, slug: str) -> HttpResponse:
+    access = project_for(request, slug)
+    scope = request.GET.get("scope", "")
+    if scope not in ("", TEAM_DIRNAME):
+        raise Http404("no such scope")
+    repo = _repo_for(access)
+    snapshot = MemorySnapshot.read(repo, scope) if repo else None
+    filters = IndexFilterForm(request.GET)
+    report = index_report(snapshot, timezone.now(), filters) if snapshot else None
+    return render(
+        request,
+        "dashboard/index.html",
+        {
+            "access": access,
+            "project": access.project,
+            "snapshot": snapshot,
+            "report": report,
+            "filters": filters,
+            "scope": scope,
+            "max_lines": MAX_INDEX_LINES,
+            "max_bytes": MAX_INDEX_BYTES,
+            "tab": "index",
+        },
+    )
+
+
+def _checked_memory_path(path: str) -> str:
+    pure = PurePosixPath(path)
+    if not path or pure.is_absolute() or ".." in pure.parts or "\\" in path or "\0" in path:
+        raise Http404("no such memory")
+    if pure.parts[0] == ".git":
+        raise Http404("no such memory")
+    return pure.as_posix()
+
+
+def _scope_of(path: str) -> tuple[str, str]:
+    """(scope, name inside the scope) of a repository path."""
+    if path.startswith(f"{TEAM_DIRNAME}/"):
+        return TEAM_DIRNAME, path.removeprefix(f"{TEAM_DIRNAME}/")
+    return "", path
+
+
+@dataclass(frozen=True)
+class FrontmatterRow:
+    key: str
+    value: str
+    structured: bool  # a mapping or list, shown as YAML
+
+
+def frontmatter_rows(metadata: dict[str, Any]) -> list[FrontmatterRow]:
+    rows = []
+    for key, value in metadata.items():
+        if isinstance(value, dict | list):
+            shown = yaml.safe_dump(value, allow_unicode=True, sort_keys=False).rstrip()
+            rows.append(FrontmatterRow(str(key), shown, True))
+        else:
+            rows.append(FrontmatterRow(str(key), "" if value is None else str(value), False))
+    return rows
+
+
+@login_required
+def memory_detail(request: HttpRequest, slug: str, path: str) -> HttpResponse:
+    access = project_for(request, slug)
+    path = _checked_memory_path(path)
+    repo = _repo_for(access)
+    if repo is None:
+        raise Http404("no repository")
+    scope, name = _scope_of(path)
+    index_path = scope_prefix(scope) + INDEX_FILENAME
+    blobs = repo.read_many(MAIN, [path, index_path])
+    if path not in blobs:
+        raise Http404("no such memory on main")
+    data = blobs[path]
+    memory: MemoryFile | None = None
+    problems: list[Problem] = []
+    if is_topic_path(name):
+        # The file with its own index, so "no entry links here" is known without
+        # reading every other memory.
+        directory = MemoryDirectory.from_files(blobs.get(index_path), {name: data})
+        memory = directory.files[name]
+        problems = directory.problems_for(name)
+    history = repo.log(MAIN, paths=[path], limit=HISTORY_LIMIT)
+    days = age_days(history[0].date, timezone.now()) if history else None
+    text = data.decode("utf-8", "replace") if b"\0" not in data[:8000] else None
+    return render(
+        request,
+        "dashboard/memory.html",
+        {
+            "access": access,
+            "project": access.project,
+            "path": path,
+            "name": name,
+            "scope": scope,
+            "memory": memory,
+            "problems": problems,
+            "frontmatter": frontmatter_rows(memory.metadata) if memory else [],
+            "body_html": render_markdown(memory.body) if memory and memory.is_text else None,
+            "text": text,
+            "size": len(data),
+            "freshness": Freshness(days),
+            "history": history,
+            "history_limit": HISTORY_LIMIT,
+            "tab": "index",
+        },
+    )
+
+
+@dataclass(frozen=True)
+class BlameBlock:
+    """Consecutive lines last changed by the same commit."""
+
+    commit: CommitInfo
+    lines: list[BlameLine]
+
+
+def blame_blocks(lines: list[BlameLine]) -> list[BlameBlock]:
+    blocks: list[BlameBlock] = []
+    for line in lines:
+        if blocks and blocks[-1].commit.sha == line.commit.sha:
+            blocks[-1].lines.append(line)
+        else:
+            blocks.append(BlameBlock(line.commit, [line]))
+    return blocks
+
+
+@login_required
+def memory_blame(request: HttpRequest, slug: str, path: str) -> HttpResponse:
+    access = project_for(request, slug)
+    path = _checked_memory_path(path)
+    repo = _repo_for(access)
+    if repo is None or repo.read(MAIN, path) is None:
+        raise Http404("no such memory on main")
+    return render(
+        request,
+        "dashboard/blame.html",
+        {
+            "access": access,
+            "project": access.project,
+            "path": path,
+            "blocks": blame_blocks(repo.blame(path, MAIN)),
+            "tab": "index",
+        },
+    )

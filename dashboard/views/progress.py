@@ -1,0 +1,144 @@
+"""Live progress of a dream (SPEC D7, W4): phase, turns, files touched, elapsed, Cancel.
+
+The page polls a small fragment with htmx; the fragment stops polling itself once the
+run has finished, so a finished run costs nothing. The worker writes ``Run.progress``;
+this module only reads it, and Cancel only raises the run's ``cancel_requested`` flag,
+which the dream checks between turns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from ..access import ProjectAccess, project_for
+from ..models import Role, Run, RunKind, RunStatus
+
+POLL_SECONDS = 1
+
+
+@dataclass(frozen=True)
+class DreamProgressView:
+    """What the progress fragment shows, read from one ``Run`` row."""
+
+    run: Run
+    now: datetime
+
+    @property
+    def progress(self) -> dict[str, object]:
+        return self.run.progress if isinstance(self.run.progress, dict) else {}
+
+    @property
+    def phase(self) -> str:
+        phase = self.progress.get("phase")
+        if isinstance(phase, str) and phase:
+            return phase
+        return "queued" if self.run.status == RunStatus.QUEUED else str(self.run.status)
+
+    @property
+    def turns(self) -> int:
+        return _count(self.progress.get("turns"))
+
+    @property
+    def files(self) -> list[str]:
+        touched = self.progress.get("files_touched")
+        return [str(path) for path in touched] if isinstance(touched, list) else []
+
+    @property
+    def files_count(self) -> int:
+        touched = self.progress.get("files_touched")
+        return len(touched) if isinstance(touched, list) else _count(touched)
+
+    @property
+    def sessions_reviewed(self) -> int:
+        return _count(self.progress.get("sessions_reviewed"))
+
+    @property
+    def elapsed(self) -> timedelta | None:
+        if self.run.started_at is None:
+            return None
+        end = self.run.finished_at or self.now
+        return max(end - self.run.started_at, timedelta(0))
+
+    @property
+    def elapsed_label(self) -> str:
+        elapsed = self.elapsed
+        if elapsed is None:
+            return "not started"
+        seconds = int(elapsed.total_seconds())
+        minutes, seconds = divmod(seconds, 60)
+        return f"{minutes} min {seconds:02d} s" if minutes else f"{seconds} s"
+
+    @property
+    def finished(self) -> bool:
+        return self.run.is_finished
+
+    @property
+    def cancellable(self) -> bool:
+        return not self.finished and not self.run.cancel_requested
+
+
+def _count(value: object) -> int:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, list):
+        return len(value)
+    return 0
+
+
+def _dream_run_or_404(access: ProjectAccess, run_id: int) -> Run:
+    run = Run.objects.filter(pk=run_id, project=access.project, kind=RunKind.DREAM).first()
+    if run is None:
+        raise Http404("no such dream")
+    return run
+
+
+def _context(access: ProjectAccess, run: Run) -> dict[str, object]:
+    return {
+        "access": access,
+        "project": access.project,
+        "view": DreamProgressView(run, timezone.now()),
+        "poll_seconds": POLL_SECONDS,
+        "tab": "proposals",
+    }
+
+
+@login_required
+def dream_run(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    access = project_for(request, slug)
+    run = _dream_run_or_404(access, run_id)
+    return render(request, "dashboard/progress.html", _context(access, run))
+
+
+@login_required
+def dream_run_progress(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """The fragment htmx swaps in place every second while the dream runs."""
+    access = project_for(request, slug)
+    run = _dream_run_or_404(access, run_id)
+    return render(request, "dashboard/_progress.html", _context(access, run))
+
+
+@login_required
+@require_POST
+def dream_run_cancel(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    access = project_for(request, slug, Role.MAINTAINER)
+    run = _dream_run_or_404(access, run_id)
+    # A conditional update: a run that finished meanwhile is left as it is.
+    flagged = Run.objects.filter(
+        pk=run.pk, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]
+    ).update(cancel_requested=True)
+    if flagged:
+        messages.info(request, "Cancel requested: the dream stops after its current step.")
+    else:
+        messages.info(request, "This dream had already finished.")
+    return HttpResponseRedirect(reverse("dashboard:dream-run", args=[slug, run.pk]))

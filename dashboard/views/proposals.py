@@ -1,0 +1,189 @@
+"""Dream proposals (SPEC D5, W3), reviewed like a pull request, and better: a maintainer
+can drop single files before approving, and revert any adopted dream later.
+
+Proposals are read from Git alone (``memsync.dream.proposals``); the dream's runs
+(``Run`` rows) add what Git does not hold: who asked, how it went, live progress.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from memsync.dream.adoption import approve, reject
+from memsync.dream.proposals import Proposal, get_proposal, list_proposals
+from memsync.memory import INDEX_FILENAME
+from memsync.store import MAIN, Diff, MemoryRepo, StoreError
+
+from ..access import ProjectAccess, project_for
+from ..forms import ApproveForm
+from ..models import Role, Run, RunKind
+from ..sync import identity_for
+from .snapshot import open_repo
+
+RECENT_RUNS = 10
+
+
+def open_proposal_count(repo: MemoryRepo) -> int:
+    return sum(1 for proposal in list_proposals(repo) if proposal.is_open)
+
+
+def _repo_or_404(access: ProjectAccess) -> MemoryRepo:
+    repo = open_repo(access.project.repo_dir)
+    if repo is None:
+        raise Http404("this project has no repository yet")
+    return repo
+
+
+def _proposal_or_404(repo: MemoryRepo, dream_id: str) -> Proposal:
+    proposal = get_proposal(repo, dream_id)
+    if proposal is None:
+        raise Http404("no such dream")
+    return proposal
+
+
+@login_required
+def proposal_list(request: HttpRequest, slug: str) -> HttpResponse:
+    access = project_for(request, slug)
+    repo = open_repo(access.project.repo_dir)
+    proposals = list_proposals(repo) if repo else []
+    runs = Run.objects.filter(project=access.project, kind=RunKind.DREAM).select_related(
+        "requested_by"
+    )[:RECENT_RUNS]
+    return render(
+        request,
+        "dashboard/proposals.html",
+        {
+            "access": access,
+            "project": access.project,
+            "open": [p for p in proposals if p.is_open],
+            "decided": [p for p in proposals if not p.is_open],
+            "runs": runs,
+            "tab": "proposals",
+        },
+    )
+
+
+@dataclass(frozen=True)
+class MainMoved:
+    """``main`` got commits since the dream started; merging is then a real merge."""
+
+    commits: int
+    conflicts: list[str]
+
+
+def main_moved(repo: MemoryRepo, proposal: Proposal) -> MainMoved | None:
+    if not proposal.is_open or proposal.base is None:
+        return None
+    main = repo.rev_parse(MAIN)
+    if main is None or main == proposal.base:
+        return None
+    ahead, _ = repo.ahead_behind(MAIN, proposal.commit)
+    if ahead == 0:
+        return None
+    return MainMoved(ahead, repo.merge_preview(proposal.commit, MAIN))
+
+
+def droppable_files(diff: Diff) -> list[str]:
+    """Files a maintainer may leave out; the index is fixed up to match what is kept."""
+    return [f.path for f in diff.files if f.path.rsplit("/", 1)[-1] != INDEX_FILENAME]
+
+
+def _detail_page(
+    request: HttpRequest,
+    access: ProjectAccess,
+    repo: MemoryRepo,
+    proposal: Proposal,
+    form: ApproveForm | None = None,
+) -> HttpResponse:
+    diff = repo.diff(proposal.commit, base=proposal.base)
+    files = droppable_files(diff)
+    runs = Run.objects.filter(
+        project=access.project, kind=RunKind.DREAM, detail__dream_id=proposal.id
+    )
+    return render(
+        request,
+        "dashboard/proposal.html",
+        {
+            "access": access,
+            "project": access.project,
+            "proposal": proposal,
+            "diff": diff,
+            "moved": main_moved(repo, proposal),
+            "form": form or ApproveForm(files=files),
+            "run": runs.first(),
+            "tab": "proposals",
+        },
+    )
+
+
+@login_required
+def proposal_detail(request: HttpRequest, slug: str, dream_id: str) -> HttpResponse:
+    access = project_for(request, slug)
+    repo = _repo_or_404(access)
+    return _detail_page(request, access, repo, _proposal_or_404(repo, dream_id))
+
+
+@login_required
+@require_POST
+def proposal_approve(request: HttpRequest, slug: str, dream_id: str) -> HttpResponse:
+    access = project_for(request, slug, Role.MAINTAINER)
+    repo = _repo_or_404(access)
+    proposal = _proposal_or_404(repo, dream_id)
+    page = reverse("dashboard:proposal", args=[slug, dream_id])
+    if not proposal.is_open:
+        messages.info(request, f"This dream is {proposal.status} already.")
+        return HttpResponseRedirect(page)
+    diff = repo.diff(proposal.commit, base=proposal.base)
+    form = ApproveForm(request.POST, files=droppable_files(diff))
+    if not form.is_valid():
+        return _detail_page(request, access, repo, proposal, form)
+    dropped = form.dropped()
+    try:
+        result = approve(
+            repo,
+            dream_id,
+            approver=identity_for(access.user),
+            exclude=dropped,
+            worktrees_dir=access.project.worktrees_dir,
+        )
+    except StoreError as error:
+        messages.error(request, f"Not approved: {error}")
+        return HttpResponseRedirect(page)
+    if not result.adopted:
+        messages.error(
+            request,
+            "Not approved: main changed the same files since this dream — "
+            + ", ".join(result.conflicts)
+            + ". Nothing was merged; the proposal is kept.",
+        )
+        return HttpResponseRedirect(page)
+    kept = len(droppable_files(diff)) - len(dropped)
+    note = f" ({len(dropped)} file{'s' if len(dropped) != 1 else ''} left out)" if dropped else ""
+    messages.success(request, f"Adopted dream {dream_id} into main: {kept} file(s){note}.")
+    return HttpResponseRedirect(page)
+
+
+@login_required
+@require_POST
+def proposal_reject(request: HttpRequest, slug: str, dream_id: str) -> HttpResponse:
+    access = project_for(request, slug, Role.MAINTAINER)
+    repo = _repo_or_404(access)
+    proposal = _proposal_or_404(repo, dream_id)
+    page = reverse("dashboard:proposal", args=[slug, dream_id])
+    if not proposal.is_open:
+        messages.info(request, f"This dream is {proposal.status} already.")
+        return HttpResponseRedirect(page)
+    try:
+        reject(repo, dream_id, by=identity_for(access.user))
+    except StoreError as error:
+        messages.error(request, f"Not rejected: {error}")
+        return HttpResponseRedirect(page)
+    messages.success(request, f"Rejected dream {dream_id}. Its commit is kept for the record.")
+    return HttpResponseRedirect(page)

@@ -1,0 +1,228 @@
+"""Team sync (SPEC T2, W4): members' branches with their merge state, and the conflict
+review items a merge left, resolved by keeping main's side, the member's, or an edit.
+
+A resolution is a merge-kind commit on ``main`` made by ``memsync.sync.merge``; both
+sides stay on the conflict's refs either way, so nothing of either is lost.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import zip_longest
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from memsync.store import MAIN, CommitInfo, MemoryRepo, StoreError
+
+from ..access import ProjectAccess, project_for
+from ..forms import ResolveForm
+from ..models import ConflictItem, ConflictStatus, Role
+from ..sync import resolve_conflict
+from .snapshot import open_repo
+
+MEMBER_PREFIX = "members/"
+MEMBER_TRAILER = "Memsync-Member"
+MERGE_SCAN_LIMIT = 2000
+
+
+@dataclass(frozen=True)
+class MemberBranch:
+    username: str
+    branch: str
+    commit: str
+    ahead: int  # commits main does not have yet
+    behind: int  # commits of main the member has not pulled
+    last_merge: CommitInfo | None
+
+
+def last_merges(repo: MemoryRepo) -> dict[str, CommitInfo]:
+    """Member → the newest merge of their branch into ``main``; one ``git log`` per head."""
+    head = repo.rev_parse(MAIN)
+    if head is None:
+        return {}
+    key = f"memsync:member-merges:{repo.path}:{head}"
+    found = cache.get(key)
+    if isinstance(found, dict):
+        return found
+    merges: dict[str, CommitInfo] = {}
+    for commit in repo.log(MAIN, limit=MERGE_SCAN_LIMIT, first_parent=True):
+        member = commit.trailer(MEMBER_TRAILER)
+        if member and member not in merges:
+            merges[member] = commit
+    cache.set(key, merges, timeout=24 * 3600)
+    return merges
+
+
+def member_branches(repo: MemoryRepo) -> list[MemberBranch]:
+    merges = last_merges(repo)
+    rows = []
+    for branch, commit in sorted(repo.branches(MEMBER_PREFIX).items()):
+        username = branch.removeprefix(MEMBER_PREFIX)
+        ahead, behind = repo.ahead_behind(branch, MAIN)
+        rows.append(MemberBranch(username, branch, commit, ahead, behind, merges.get(username)))
+    return rows
+
+
+@dataclass(frozen=True)
+class SideBySideRow:
+    kind: str  # same, changed, mine-only, theirs-only
+    left_number: int | None
+    left: str | None
+    right_number: int | None
+    right: str | None
+
+
+def side_by_side(left: str, right: str) -> list[SideBySideRow]:
+    """Both versions of a file aligned line by line, with the differing lines marked."""
+    a, b = left.splitlines(), right.splitlines()
+    rows: list[SideBySideRow] = []
+    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    for tag, a1, a2, b1, b2 in matcher.get_opcodes():
+        if tag == "equal":
+            for offset in range(a2 - a1):
+                i, j = a1 + offset, b1 + offset
+                rows.append(SideBySideRow("same", i + 1, a[i], j + 1, b[j]))
+            continue
+        pairs = zip_longest(range(a1, a2), range(b1, b2))
+        for i, j in pairs:
+            kind = (
+                "changed"
+                if i is not None and j is not None
+                else ("mine-only" if i is not None else "theirs-only")
+            )
+            rows.append(
+                SideBySideRow(
+                    kind,
+                    i + 1 if i is not None else None,
+                    a[i] if i is not None else None,
+                    j + 1 if j is not None else None,
+                    b[j] if j is not None else None,
+                )
+            )
+    return rows
+
+
+def _repo_or_404(access: ProjectAccess) -> MemoryRepo:
+    repo = open_repo(access.project.repo_dir)
+    if repo is None:
+        raise Http404("this project has no repository yet")
+    return repo
+
+
+@login_required
+def team(request: HttpRequest, slug: str) -> HttpResponse:
+    access = project_for(request, slug)
+    repo = open_repo(access.project.repo_dir)
+    conflicts = ConflictItem.objects.filter(project=access.project)
+    return render(
+        request,
+        "dashboard/team.html",
+        {
+            "access": access,
+            "project": access.project,
+            "branches": member_branches(repo) if repo else [],
+            "open_conflicts": conflicts.filter(status=ConflictStatus.OPEN),
+            "resolved_conflicts": conflicts.filter(status=ConflictStatus.RESOLVED)[:20],
+            "tab": "team",
+        },
+    )
+
+
+def _conflict_or_404(access: ProjectAccess, conflict_id: int) -> ConflictItem:
+    conflict = ConflictItem.objects.filter(pk=conflict_id, project=access.project).first()
+    if conflict is None:
+        raise Http404("no such conflict")
+    return conflict
+
+
+def _text(repo: MemoryRepo, commit: str, path: str) -> str | None:
+    if not commit:
+        return None
+    try:
+        data = repo.read(commit, path)
+    except StoreError:
+        return None
+    return data.decode("utf-8", "replace") if data is not None else None
+
+
+@dataclass(frozen=True)
+class ConflictSides:
+    main_text: str | None  # main's side when the merge was tried (None: main deleted it)
+    member_text: str | None  # the member's side (None: the member deleted it)
+    current_text: str | None  # main now, which may have moved since
+    changed_since: bool
+    rows: list[SideBySideRow]
+    resolved_at: datetime | None
+
+
+def conflict_sides(repo: MemoryRepo, conflict: ConflictItem) -> ConflictSides:
+    mine = _text(repo, conflict.ours_commit, conflict.path)
+    theirs = _text(repo, conflict.theirs_commit, conflict.path)
+    current = _text(repo, MAIN, conflict.path)
+    return ConflictSides(
+        main_text=mine,
+        member_text=theirs,
+        current_text=current,
+        changed_since=current != mine,
+        rows=side_by_side(mine or "", theirs or ""),
+        resolved_at=conflict.resolved_at,
+    )
+
+
+def _conflict_page(
+    request: HttpRequest, access: ProjectAccess, conflict: ConflictItem, form: ResolveForm
+) -> HttpResponse:
+    repo = _repo_or_404(access)
+    return render(
+        request,
+        "dashboard/conflict.html",
+        {
+            "access": access,
+            "project": access.project,
+            "conflict": conflict,
+            "sides": conflict_sides(repo, conflict),
+            "form": form,
+            "tab": "team",
+        },
+    )
+
+
+@login_required
+def conflict_detail(request: HttpRequest, slug: str, conflict_id: int) -> HttpResponse:
+    access = project_for(request, slug)
+    conflict = _conflict_or_404(access, conflict_id)
+    repo = _repo_or_404(access)
+    initial = _text(repo, conflict.theirs_commit, conflict.path) or ""
+    return _conflict_page(request, access, conflict, ResolveForm(initial={"content": initial}))
+
+
+@login_required
+@require_POST
+def conflict_resolve(request: HttpRequest, slug: str, conflict_id: int) -> HttpResponse:
+    access = project_for(request, slug, Role.MAINTAINER)
+    conflict = _conflict_or_404(access, conflict_id)
+    page = reverse("dashboard:conflict", args=[slug, conflict.pk])
+    if conflict.status != ConflictStatus.OPEN:
+        messages.info(request, "This conflict was already resolved.")
+        return HttpResponseRedirect(page)
+    form = ResolveForm(request.POST)
+    if not form.is_valid():
+        return _conflict_page(request, access, conflict, form)
+    choice = form.cleaned_data["choice"]
+    content = form.cleaned_data["content"] if choice == "edit" else None
+    try:
+        resolve_conflict(conflict, choice, content=content, by=access.user)
+    except (StoreError, ValueError) as error:
+        messages.error(request, f"Not resolved: {error}")
+        return HttpResponseRedirect(page)
+    conflict.refresh_from_db()
+    messages.success(request, f"Resolved {conflict.path}: {conflict.resolution}.")
+    return HttpResponseRedirect(page)
