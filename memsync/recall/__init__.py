@@ -1,0 +1,1 @@
+"""Recall (SPEC R): choosing the few memories worth showing for a query."""
