@@ -272,6 +272,7 @@ def read_transcript(
     `memory_dir` is the memory directory as the session saw it (an absolute path on
     the machine that wrote the transcript); Write/Edit calls into it are listed in
     `memory_writes`, so extraction can skip a span the main agent already saved.
+    Bad lines become `problems`; only a file that cannot be opened raises (OSError).
     """
     if isinstance(source, str | bytes):
         raise TypeError("read_transcript takes a Path or an iterable of lines, not a string")
