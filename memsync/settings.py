@@ -152,7 +152,6 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 # --- memsync --------------------------------------------------------------------------------
 MEMSYNC_DREAM_ENABLED = env_bool("MEMSYNC_DREAM_ENABLED", True)

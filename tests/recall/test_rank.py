@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -337,20 +336,16 @@ def test_the_recall_floors_fail_random_and_word_counting_rankings(
     assert recall_at(1, shared_words_ranking, questions) < RECALL_AT_1_FLOOR - 0.4
 
 
-def test_it_indexes_ten_thousand_memories_in_seconds_and_answers_in_milliseconds() -> None:
+def test_it_answers_over_ten_thousand_memories() -> None:
+    # Speed is measured by bench/recall.py (ratios), never asserted in a test.
     documents, questions = build_corpus(components=480)
     assert len(documents) >= 10_000
-
-    started = time.perf_counter()
     index = RecallIndex(documents)
-    built = time.perf_counter() - started
 
     sample = random.Random(3).sample(questions, 200)
-    started = time.perf_counter()
-    answers = [index.search(question, 20) for question, _ in sample]
-    per_query = (time.perf_counter() - started) / len(sample)
+    hits = sum(
+        expected in {hit.document.path for hit in index.search(question, 5)}
+        for question, expected in sample
+    )
 
-    # Generous bounds for a shared two-core machine: measured 0.5 s and 1–5 ms.
-    assert built < 5.0
-    assert per_query < 0.05
-    assert all(answers)
+    assert hits / len(sample) >= RECALL_AT_5_FLOOR

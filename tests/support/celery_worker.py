@@ -60,7 +60,7 @@ class WorkerProcess:
 def start_worker(
     log_dir: Path,
     *,
-    queues: str = "memsync",
+    queues: str = "memsync,dreams",
     concurrency: int = 1,
     name: str | None = None,
     env: dict[str, str] | None = None,
@@ -68,6 +68,7 @@ def start_worker(
 ) -> WorkerProcess:
     """Start ``celery worker`` and wait until it answers a ping."""
     from memsync.celery import app
+    from memsync.processes import worker_command
 
     name = name or f"test-{uuid.uuid4().hex[:8]}@localhost"
     log_path = log_dir / f"{name.split('@')[0]}.log"
@@ -79,12 +80,13 @@ def start_worker(
         **(env or {}),
     }
     with log_path.open("wb") as log:
+        # The production command line (memsync.processes), run by this interpreter.
+        command = worker_command(
+            tuple(queues.split(",")), "-n", name, f"--concurrency={concurrency}",
+            "--pool=prefork", "--without-mingle", "--without-gossip",
+        )  # fmt: skip
         process = subprocess.Popen(
-            [
-                sys.executable, "-m", "celery", "-A", "memsync.celery", "worker",
-                "-Q", queues, "-n", name, f"--concurrency={concurrency}", "--pool=prefork",
-                "--without-mingle", "--without-gossip", "--loglevel=INFO",
-            ],
+            [sys.executable, "-m", *command],
             env=worker_env,
             stdout=log,
             stderr=subprocess.STDOUT,
