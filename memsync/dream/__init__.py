@@ -1,0 +1,15 @@
+"""The dream: gated consolidation of a memory directory, proposed on a branch (SPEC D).
+
+- :mod:`~memsync.dream.gates` — whether to dream now (D1), cheapest gate first;
+- :mod:`~memsync.dream.locks` — the file lock and the Redis lock (D2);
+- :mod:`~memsync.dream.sessions` — sessions and the scan throttle on a developer machine;
+- :mod:`~memsync.dream.engine` — what an engine gets and returns; the engines themselves
+  live in ``deterministic``/``llm`` and are chosen by :mod:`~memsync.dream.selection`;
+- :mod:`~memsync.dream.run` — one dream under both locks, committed on ``dream/<id>`` (D5);
+- :mod:`~memsync.dream.progress` — what the dashboard shows while it runs (D7);
+- :mod:`~memsync.dream.proposals` and :mod:`~memsync.dream.adoption` — proposals read
+  from Git, and approve / reject / revert.
+
+Nothing here reads settings or the environment: the CLI and the Django layer do, and
+pass what they found as arguments.
+"""

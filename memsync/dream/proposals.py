@@ -1,0 +1,257 @@
+"""Dream proposals read from Git alone (SPEC D5, W3): the CLI has no database, and the
+dashboard can be rebuilt from the repository.
+
+- open: a ``dream/<id>`` branch whose tip is that dream's commit, not yet adopted;
+- conflicted: open, and an approval found conflicts (``refs/memsync/conflicted/<id>``);
+- adopted: a merge commit on ``main`` carrying ``Memsync-Dream: <id>``;
+- rejected: ``refs/memsync/rejected/<id>``, a tag object naming who and when, pointing
+  at the dream commit (the branch itself is deleted, the commit is kept);
+- reverted: adopted, and a revert commit on ``main`` names the adoption in
+  ``Memsync-Reverts``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from memsync.dream.counts import MemoryCounts
+from memsync.dream.run import BRANCH_PREFIX, DREAM_TRAILER
+from memsync.store import MAIN, CommitInfo, MemoryRepo
+from memsync.store.history import LOG_FORMAT, parse_log
+
+REJECTED_PREFIX = "refs/memsync/rejected/"
+CONFLICTED_PREFIX = "refs/memsync/conflicted/"
+APPROVED_BY_TRAILER = "Memsync-Approved-By"
+DROPPED_TRAILER = "Memsync-Dropped"
+REVERTS_TRAILER = "Memsync-Reverts"
+
+
+class ProposalStatus(StrEnum):
+    OPEN = "open"
+    CONFLICTED = "conflicted"
+    ADOPTED = "adopted"
+    REJECTED = "rejected"
+    REVERTED = "reverted"
+
+
+@dataclass(frozen=True)
+class Proposal:
+    id: str
+    status: ProposalStatus
+    branch: str | None  # dream/<id> while open
+    commit: str  # the dream commit
+    base: str | None  # main when the dream started
+    summary: str
+    sessions: int
+    engine: str | None
+    model: str | None
+    tokens: dict[str, int]
+    before: MemoryCounts | None
+    after: MemoryCounts | None
+    files: tuple[str, ...]
+    created: datetime
+    adopted_commit: str | None = None
+    approved_by: str | None = None
+    dropped: tuple[str, ...] = ()
+    rejected_by: str | None = None
+    rejected_at: datetime | None = None
+    reverted_commit: str | None = None
+    conflicts: tuple[str, ...] = field(default=())
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in (ProposalStatus.OPEN, ProposalStatus.CONFLICTED)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "status": str(self.status),
+            "branch": self.branch,
+            "commit": self.commit,
+            "base": self.base,
+            "summary": self.summary,
+            "sessions": self.sessions,
+            "engine": self.engine,
+            "model": self.model,
+            "tokens": dict(self.tokens),
+            "before": self.before.to_dict() if self.before else None,
+            "after": self.after.to_dict() if self.after else None,
+            "files": list(self.files),
+            "created": self.created.isoformat(),
+            "adopted_commit": self.adopted_commit,
+            "approved_by": self.approved_by,
+            "dropped": list(self.dropped),
+            "rejected_by": self.rejected_by,
+            "rejected_at": self.rejected_at.isoformat() if self.rejected_at else None,
+            "reverted_commit": self.reverted_commit,
+            "conflicts": list(self.conflicts),
+        }
+
+
+def list_proposals(repo: MemoryRepo) -> list[Proposal]:
+    """Every proposal the repository remembers, newest first (ids sort by time)."""
+    adoptions, reverts = _decisions_on_main(repo)
+    open_tips = {
+        name.removeprefix(BRANCH_PREFIX): sha for name, sha in repo.branches(BRANCH_PREFIX).items()
+    }
+    rejected = repo.refs(REJECTED_PREFIX, strip=REJECTED_PREFIX)
+    conflicted = repo.refs(CONFLICTED_PREFIX, strip=CONFLICTED_PREFIX)
+
+    # The dream commit of each adoption: the merge's second parent, or the parent of the
+    # adoption commit that dropped files from it.
+    second_parents = _commits(repo, [m.parents[1] for m in adoptions.values()])
+    dream_of: dict[str, str] = {}
+    for dream_id, adopting in adoptions.items():
+        side = second_parents.get(adopting.parents[1])
+        if side is not None and side.trailer_values(DROPPED_TRAILER) and side.parents:
+            dream_of[dream_id] = side.parents[0]
+        else:
+            dream_of[dream_id] = adopting.parents[1]
+    rejection_tags = {dream_id: _read_tag(repo, sha) for dream_id, sha in rejected.items()}
+    for dream_id, (commit, _, _) in rejection_tags.items():
+        dream_of.setdefault(dream_id, commit)
+    for dream_id, tip in open_tips.items():
+        dream_of.setdefault(dream_id, tip)
+
+    commits = _commits(repo, list(dict.fromkeys(dream_of.values())))
+    found = []
+    for dream_id, sha in dream_of.items():
+        info = commits.get(sha)
+        if info is None or info.trailer(DREAM_TRAILER) != dream_id:
+            continue  # a branch a killed dream left behind: no proposal in it
+        merge = adoptions.get(dream_id)
+        tag = rejection_tags.get(dream_id)
+        revert = reverts.get(merge.sha) if merge is not None else None
+        conflicts: tuple[str, ...] = ()
+        if revert is not None:
+            status = ProposalStatus.REVERTED
+        elif merge is not None:
+            status = ProposalStatus.ADOPTED
+        elif tag is not None:
+            status = ProposalStatus.REJECTED
+        elif dream_id in conflicted and dream_id in open_tips:
+            # Marked when an approval conflicted; main may have moved since, so ask again.
+            conflicts = tuple(repo.merge_preview(open_tips[dream_id], MAIN))
+            status = ProposalStatus.CONFLICTED if conflicts else ProposalStatus.OPEN
+        else:
+            status = ProposalStatus.OPEN
+        found.append(
+            _proposal(
+                dream_id,
+                status,
+                info,
+                branch=BRANCH_PREFIX + dream_id if dream_id in open_tips and not merge else None,
+                merge=merge,
+                revert=revert,
+                rejection=tag,
+                conflicts=conflicts,
+            )
+        )
+    return sorted(found, key=lambda p: p.id, reverse=True)
+
+
+def get_proposal(repo: MemoryRepo, dream_id: str) -> Proposal | None:
+    return next((p for p in list_proposals(repo) if p.id == dream_id), None)
+
+
+def adoption_commit(repo: MemoryRepo, dream_id: str) -> CommitInfo | None:
+    """The merge on ``main`` that adopted ``dream_id``, if any."""
+    return _decisions_on_main(repo)[0].get(dream_id)
+
+
+def _proposal(
+    dream_id: str,
+    status: ProposalStatus,
+    info: CommitInfo,
+    *,
+    branch: str | None,
+    merge: CommitInfo | None,
+    revert: CommitInfo | None,
+    rejection: tuple[str, str | None, datetime | None] | None,
+    conflicts: tuple[str, ...],
+) -> Proposal:
+    sessions = info.trailer("Memsync-Sessions") or "0"
+    model = info.trailer("Memsync-Model")
+    return Proposal(
+        id=dream_id,
+        status=status,
+        branch=branch,
+        commit=info.sha,
+        base=info.parents[0] if info.parents else None,
+        summary=info.body,
+        sessions=int(sessions) if sessions.isdigit() else 0,
+        engine=info.trailer("Memsync-Engine"),
+        model=None if model in (None, "none") else model,
+        tokens=_tokens(info.trailer("Memsync-Tokens")),
+        before=MemoryCounts.parse(info.trailer("Memsync-Before")),
+        after=MemoryCounts.parse(info.trailer("Memsync-After")),
+        files=tuple(stat.path for stat in info.files),
+        created=info.date,
+        adopted_commit=merge.sha if merge else None,
+        approved_by=merge.trailer(APPROVED_BY_TRAILER) if merge else None,
+        dropped=tuple(merge.trailer_values(DROPPED_TRAILER)) if merge else (),
+        rejected_by=rejection[1] if rejection else None,
+        rejected_at=rejection[2] if rejection else None,
+        reverted_commit=revert.sha if revert else None,
+        conflicts=conflicts,
+    )
+
+
+def _tokens(value: str | None) -> dict[str, int]:
+    tokens = {}
+    for part in (value or "").split():
+        key, _, number = part.partition("=")
+        if number.isdigit():
+            tokens[key] = int(number)
+    return tokens
+
+
+def _decisions_on_main(repo: MemoryRepo) -> tuple[dict[str, CommitInfo], dict[str, CommitInfo]]:
+    """(dream id → adopting merge, adopting merge sha → revert) from one ``git log``."""
+    if repo.rev_parse(MAIN) is None:
+        return {}, {}
+    output = repo.git.run_bytes(
+        "log", "--first-parent", f"--format={LOG_FORMAT}",
+        f"--grep=^{DREAM_TRAILER}: ", f"--grep=^{REVERTS_TRAILER}: ", MAIN,
+    )  # fmt: skip
+    adoptions: dict[str, CommitInfo] = {}
+    reverts: dict[str, CommitInfo] = {}
+    for info in reversed(parse_log(output)):  # oldest first: later decisions win
+        dream_id = info.trailer(DREAM_TRAILER)
+        if info.is_merge and dream_id and info.trailer(APPROVED_BY_TRAILER) is not None:
+            adoptions[dream_id] = info
+        target = info.trailer(REVERTS_TRAILER)
+        if target:
+            reverts[target] = info
+    return adoptions, reverts
+
+
+def _commits(repo: MemoryRepo, shas: list[str]) -> dict[str, CommitInfo]:
+    """Several commits with their file stats through one ``git log --no-walk``."""
+    if not shas:
+        return {}
+    output = repo.git.run_bytes(
+        "log", "--no-walk=unsorted", f"--format={LOG_FORMAT}", "--numstat", "-z",
+        "--no-renames", *shas,
+    )  # fmt: skip
+    return {info.sha: info for info in parse_log(output)}
+
+
+def _read_tag(repo: MemoryRepo, sha: str) -> tuple[str, str | None, datetime | None]:
+    """(the commit a rejection tag points at, who rejected, when)."""
+    commit = repo.rev_parse(sha) or sha
+    status, text, _ = repo.git.run_status("cat-file", "tag", sha)
+    if status != 0:
+        return commit, None, None  # a plain ref to the commit: rejected, by nobody known
+    for line in text.splitlines():
+        if line.startswith("tagger "):
+            who, _, rest = line.removeprefix("tagger ").rpartition(" <")
+            stamp = rest.split("> ", 1)[-1].split()[0] if "> " in rest else ""
+            when = datetime.fromtimestamp(int(stamp), tz=UTC) if stamp.isdigit() else None
+            return commit, who, when
+        if not line:
+            break
+    return commit, None, None
