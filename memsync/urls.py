@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from dashboard import githttp
 from dashboard.health import healthz
 
 urlpatterns = [
@@ -9,5 +10,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("git/<slug:slug>.git/<path:git_path>", githttp.git_endpoint, name="git"),
+    path("api/", include("dashboard.api_urls")),
     path("", include("dashboard.urls")),
 ]

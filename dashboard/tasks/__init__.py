@@ -2,3 +2,5 @@
 
 Tasks are thin: ids in, re-fetch, one domain call, a Run row written, a short summary out.
 """
+
+from . import sync  # noqa: F401  (registers the member-merge task)

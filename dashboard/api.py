@@ -1,0 +1,257 @@
+"""The JSON API for the ``memsync`` client (SPEC T5): session reports and team status.
+
+Token auth only (HTTP Basic ``username:token`` or ``Authorization: Bearer <token>``),
+never a session cookie, so the endpoints are CSRF-exempt. Every error is JSON
+``{"error": "<message>"}`` with its status: 400 malformed body or field (naming the
+field), 401 no valid token, 403 role too low or transcripts not accepted, 404 no such
+project for this user, 405 wrong method, 409 a session reported by someone else, 413
+an oversized body.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404, HttpRequest, JsonResponse
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+
+from memsync.secrets import redact
+from memsync.store import StoreError
+from memsync.sync.status import BranchState, team_status
+
+from .auth import WWW_AUTHENTICATE, authenticate, membership_for
+from .models import ConflictItem, ConflictStatus, Membership, Role, SessionRecord
+from .sync import open_repository, request_dream_gate_check
+
+# Claude Code transcripts of long sessions run to a few megabytes.
+MAX_TRANSCRIPT_BYTES: int = getattr(settings, "MEMSYNC_MAX_TRANSCRIPT_BYTES", 16 * 1024 * 1024)
+_ENVELOPE_BYTES = 64 * 1024
+SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+# Client clocks drift; a report further ahead than this would skew the dream's gate.
+FUTURE_TOLERANCE = timedelta(hours=1)
+
+Handler = Callable[[HttpRequest, Membership], JsonResponse]
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str, **headers: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.headers = headers
+
+    def response(self) -> JsonResponse:
+        return error(self.status, str(self), **self.headers)
+
+
+def error(status: int, message: str, **headers: str) -> JsonResponse:
+    response = JsonResponse({"error": message}, status=status)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def endpoint(method: str, role: Role) -> Callable[[Handler], Callable[..., JsonResponse]]:
+    """Method check, token auth and the project role, each failing as a JSON error."""
+
+    def decorate(handler: Handler) -> Callable[..., JsonResponse]:
+        @csrf_exempt
+        @functools.wraps(handler)
+        def view(request: HttpRequest, slug: str) -> JsonResponse:
+            if request.method != method:
+                return error(405, f"use {method} here", Allow=method)
+            auth = authenticate(request)
+            if auth is None:
+                return error(
+                    401, "a valid access token is required", WWW_Authenticate=WWW_AUTHENTICATE
+                )
+            try:
+                membership = membership_for(auth.user, slug, role)
+                return handler(request, membership)
+            except Http404 as missing:
+                return error(404, str(missing))
+            except PermissionDenied as denied:
+                return error(403, str(denied))
+            except ApiError as failure:
+                return failure.response()
+
+        return view
+
+    return decorate
+
+
+def not_found(request: HttpRequest, path: str = "") -> JsonResponse:
+    return error(404, f"no API endpoint at {request.path}")
+
+
+# --- POST /api/projects/<slug>/sessions ---------------------------------------------------
+
+
+@endpoint("POST", Role.MEMBER)
+def sessions(request: HttpRequest, membership: Membership) -> JsonResponse:
+    """Report a Claude Code session (upserted by id); optionally its redacted transcript."""
+    project = membership.project
+    report = _session_report(_json_body(request))
+    transcript = report.pop("transcript")
+    if transcript is not None:
+        if not project.allow_transcripts:
+            raise ApiError(403, f"project {project.slug} does not accept transcripts")
+        if len(transcript.encode("utf-8")) > MAX_TRANSCRIPT_BYTES:
+            raise ApiError(413, f"transcript over {MAX_TRANSCRIPT_BYTES:,} bytes")
+    user = membership.user
+    with transaction.atomic():
+        record, created = SessionRecord.objects.get_or_create(
+            project=project,
+            session_id=report["session_id"],
+            defaults={
+                "user": user,
+                "touched_at": report["touched_at"],
+                "messages": report["messages"],
+            },
+        )
+        if record.user_id != user.pk:
+            raise ApiError(409, f"session {record.session_id} was reported by another user")
+        # A late report (an older hook run) never moves a session back.
+        record.touched_at = max(record.touched_at, report["touched_at"])
+        record.messages = max(record.messages, report["messages"])
+        stored = None
+        if transcript is not None:
+            stored = _store_transcript(record, transcript)
+        record.save()
+        request_dream_gate_check(project.pk, "session")
+    return JsonResponse(
+        {
+            "session_id": record.session_id,
+            "touched_at": record.touched_at.isoformat(),
+            "messages": record.messages,
+            "created": created,
+            "transcript": stored,
+        },
+        status=201 if created else 200,
+    )
+
+
+def _json_body(request: HttpRequest) -> dict[str, Any]:
+    limit = MAX_TRANSCRIPT_BYTES + _ENVELOPE_BYTES
+    declared = request.META.get("CONTENT_LENGTH") or "0"
+    if declared.isdigit() and int(declared) > limit:
+        raise ApiError(413, f"request body over {limit:,} bytes")
+    raw = request.read(limit + 1)
+    if len(raw) > limit:
+        raise ApiError(413, f"request body over {limit:,} bytes")
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as failure:
+        raise ApiError(400, f"the body is not valid JSON: {failure}") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "the body must be a JSON object")
+    return body
+
+
+def _session_report(body: dict[str, Any]) -> dict[str, Any]:
+    session_id = body.get("session_id")
+    if not isinstance(session_id, str) or not SESSION_ID.match(session_id):
+        raise ApiError(
+            400,
+            "session_id: required, 1–100 letters, digits, '.', '_' or '-', not starting with '.'",
+        )
+    touched = body.get("touched_at")
+    if not isinstance(touched, str):
+        raise ApiError(400, "touched_at: required, an ISO 8601 date and time")
+    try:
+        touched_at = datetime.fromisoformat(touched)
+    except ValueError:
+        raise ApiError(400, f"touched_at: {touched!r} is not an ISO 8601 date and time") from None
+    if touched_at.tzinfo is None:
+        touched_at = touched_at.replace(tzinfo=UTC)
+    if touched_at > timezone.now() + FUTURE_TOLERANCE:
+        raise ApiError(400, "touched_at: is in the future")
+    messages = body.get("messages", 0)
+    if isinstance(messages, bool) or not isinstance(messages, int) or messages < 0:
+        raise ApiError(400, "messages: must be a whole number, 0 or more")
+    transcript = body.get("transcript")
+    if transcript is not None and not isinstance(transcript, str):
+        raise ApiError(400, "transcript: must be text (the session's JSONL)")
+    return {
+        "session_id": session_id,
+        "touched_at": touched_at,
+        "messages": messages,
+        "transcript": transcript,
+    }
+
+
+def _store_transcript(record: SessionRecord, transcript: str) -> dict[str, Any]:
+    project = record.project
+    name = f"{record.session_id}.jsonl"
+    clean, findings = redact(transcript, path=name)
+    directory = project.transcripts_dir
+    directory.mkdir(parents=True, exist_ok=True)
+    target = directory / name
+    # Written beside and renamed over: a reader never sees half a transcript.
+    partial = directory / f".{name}.partial"
+    partial.write_text(clean, encoding="utf-8")
+    partial.replace(target)
+    record.transcript = target.relative_to(project.base_dir).as_posix()
+    return {
+        "stored": True,
+        "redactions": len(findings),
+        "rules": sorted({finding.rule_id for finding in findings}),
+    }
+
+
+# --- GET /api/projects/<slug>/status ------------------------------------------------------
+
+
+@endpoint("GET", Role.VIEWER)
+def status(request: HttpRequest, membership: Membership) -> JsonResponse:
+    """``main``'s commit, members' branches waiting to merge, open proposals, conflicts."""
+    project = membership.project
+    try:
+        state = team_status(open_repository(project))
+    except StoreError:
+        raise ApiError(404, f"project {project.slug} has no repository yet") from None
+    conflicts = ConflictItem.objects.filter(project=project, status=ConflictStatus.OPEN)
+    main = state.main
+    return JsonResponse(
+        {
+            "project": project.slug,
+            "name": project.name,
+            "role": membership.role,
+            "allow_transcripts": project.allow_transcripts,
+            "main": None
+            if main is None
+            else {
+                "commit": main.sha,
+                "subject": main.subject,
+                "author": main.author_name,
+                "date": main.date.isoformat(),
+            },
+            "pending_merges": [
+                {"member": branch.name.removeprefix("members/"), **_branch(branch)}
+                for branch in state.pending_merges
+            ],
+            "proposals": [_branch(branch) for branch in state.proposals],
+            "conflicts": [
+                {
+                    "id": item.pk,
+                    "member": item.member,
+                    "path": item.path,
+                    "ref": item.ref,
+                    "created_at": item.created_at.isoformat(),
+                }
+                for item in conflicts.order_by("created_at")
+            ],
+        }
+    )
+
+
+def _branch(branch: BranchState) -> dict[str, Any]:
+    return {"branch": branch.name, "commit": branch.commit, "ahead": branch.ahead}

@@ -1,0 +1,226 @@
+"""Git smart HTTP at ``/git/<slug>.git/…``: ``git http-backend`` behind token auth.
+
+Fetching (``git-upload-pack``) needs the viewer role; pushing (``git-receive-pack``,
+its ref advertisement included) needs member. What a member may push is decided by the
+repository's pre-receive hook (``memsync.sync.prereceive``), which learns the pusher
+from ``REMOTE_USER``; this view only authenticates, authorizes the service and relays.
+
+Bodies are streamed both ways: the request is copied to the CGI's stdin in chunks by a
+thread while the response relays its stdout in chunks, so no pack is ever held in
+memory. A gzip request body (git compresses large fetch negotiations) is passed through
+with ``HTTP_CONTENT_ENCODING``: ``http-backend`` inflates it itself. Only the smart
+protocol is served. Errors are ``text/plain``, which ``git`` shows as ``remote:`` lines.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import subprocess
+import tempfile
+import threading
+from collections.abc import Iterator
+from typing import IO
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.views.decorators.csrf import csrf_exempt
+
+from .auth import WWW_AUTHENTICATE, authenticate, membership_for
+from .models import Project, Role
+from .sync import MERGE_TASK, open_repository
+
+log = logging.getLogger(__name__)
+
+CHUNK = 64 * 1024
+SERVICES = {"git-upload-pack": Role.VIEWER, "git-receive-pack": Role.MEMBER}
+# Variables a CGI request defines; inherited values would confuse http-backend.
+_CGI_NAMES = frozenset(
+    {"CONTENT_LENGTH", "CONTENT_TYPE", "QUERY_STRING", "REQUEST_METHOD", "PATH_INFO",
+     "PATH_TRANSLATED", "REMOTE_USER", "REMOTE_ADDR", "AUTH_TYPE", "SERVER_PROTOCOL"}
+)  # fmt: skip
+_PASSED_HEADERS = ("HTTP_CONTENT_ENCODING", "HTTP_GIT_PROTOCOL")
+# WSGI forbids applications from setting hop-by-hop headers.
+_HOP_BY_HOP = frozenset(
+    {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
+     "trailers", "transfer-encoding", "upgrade", "status"}
+)  # fmt: skip
+
+
+def _text(status: int, message: str, **headers: str) -> HttpResponse:
+    response = HttpResponse(f"memsync: {message}\n", status=status, content_type="text/plain")
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def _service(request: HttpRequest, git_path: str) -> str | None:
+    if git_path == "info/refs":
+        service = request.GET.get("service", "")
+        return service if service in SERVICES else None
+    return git_path if git_path in SERVICES else None
+
+
+@csrf_exempt
+def git_endpoint(request: HttpRequest, slug: str, git_path: str) -> HttpResponseBase:
+    service = _service(request, git_path)
+    if service is None:
+        return _text(404, "only Git's smart HTTP protocol is served here")
+    expected = "GET" if git_path == "info/refs" else "POST"
+    if request.method != expected:
+        return _text(405, f"{git_path} takes {expected}", Allow=expected)
+    auth = authenticate(request)
+    if auth is None:
+        return _text(
+            401,
+            "authentication required: your username and a memsync access token",
+            WWW_Authenticate=WWW_AUTHENTICATE,
+        )
+    try:
+        membership = membership_for(auth.user, slug, SERVICES[service])
+    except Http404:
+        return _text(404, f"repository {slug}.git not found")
+    except PermissionDenied as denied:
+        return _text(403, f"{denied} to push")
+    project = membership.project
+    if not (project.repo_dir / ".git").is_dir():
+        return _text(404, f"repository {slug}.git not found")
+    if service == "git-receive-pack":
+        open_repository(project)  # puts the hooks back if they changed
+    return _relay(request, project, git_path, auth.user.username)
+
+
+def _environment(request: HttpRequest, project: Project, git_path: str, user: str) -> dict:
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in _CGI_NAMES and not name.startswith(("HTTP_", "GIT_"))
+    }
+    env.update(
+        GIT_PROJECT_ROOT=str(project.base_dir),
+        GIT_HTTP_EXPORT_ALL="1",
+        PATH_INFO=f"/{project.repo_dir.relative_to(project.base_dir).as_posix()}/{git_path}",
+        REQUEST_METHOD=request.method or "GET",
+        QUERY_STRING=request.META.get("QUERY_STRING", ""),
+        CONTENT_TYPE=request.META.get("CONTENT_TYPE", ""),
+        REMOTE_USER=user,
+        REMOTE_ADDR=request.META.get("REMOTE_ADDR", ""),
+        # What the post-receive hook needs to queue the merge.
+        MEMSYNC_PROJECT_ID=str(project.pk),
+        MEMSYNC_BROKER_URL=settings.CELERY_BROKER_URL,
+        MEMSYNC_MERGE_TASK=MERGE_TASK,
+        MEMSYNC_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
+    )
+    if request.META.get("CONTENT_LENGTH"):
+        env["CONTENT_LENGTH"] = request.META["CONTENT_LENGTH"]
+    for name in _PASSED_HEADERS:
+        if name in request.META:
+            env[name] = request.META[name]
+    return env
+
+
+def _body(request: HttpRequest) -> IO[bytes] | None:
+    """Where to read the request body from; None when the server cannot deliver it.
+
+    Git sends pushes over ``http.postBuffer`` (1 MiB) chunked, without a length. Django
+    only reads up to ``Content-Length``, so such bodies are read from the server's own
+    input when it says it decodes chunks itself (gunicorn does: ``wsgi.input_terminated``).
+    """
+    if request.META.get("CONTENT_LENGTH"):
+        return request  # type: ignore[return-value]  # HttpRequest is file-like
+    chunked = "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
+    if not chunked:
+        return request  # type: ignore[return-value]
+    if request.META.get("wsgi.input_terminated"):
+        return request.META["wsgi.input"]
+    return None
+
+
+def _relay(request: HttpRequest, project: Project, git_path: str, user: str) -> HttpResponseBase:
+    source = _body(request) if request.method == "POST" else None
+    if request.method == "POST" and source is None:
+        return _text(411, "this server cannot read chunked bodies; set http.postBuffer higher")
+    # Closed by _stream once the backend has exited, after its messages are logged.
+    errors = tempfile.TemporaryFile()  # noqa: SIM115
+    process = subprocess.Popen(
+        ["git", "http-backend"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=errors,
+        env=_environment(request, project, git_path, user),
+        cwd=project.base_dir,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    if source is not None:
+        threading.Thread(
+            target=_feed, args=(source, process.stdin), daemon=True, name="git-request-body"
+        ).start()
+    else:
+        process.stdin.close()
+    status, headers, rest = _read_headers(process.stdout)
+    response = StreamingHttpResponse(_stream(process, rest, errors), status=status)
+    for name, value in headers:
+        if name.lower() not in _HOP_BY_HOP:
+            response[name] = value
+    return response
+
+
+def _feed(source: IO[bytes], sink: IO[bytes]) -> None:
+    try:
+        while chunk := source.read(CHUNK):
+            sink.write(chunk)
+    except (BrokenPipeError, ConnectionError, OSError):
+        pass  # the backend stopped reading (it answered an error) or the client left
+    finally:
+        with contextlib.suppress(OSError):
+            sink.close()
+
+
+def _read_headers(stdout: IO[bytes]) -> tuple[int, list[tuple[str, str]], bytes]:
+    """CGI response headers (``Status:`` included) and whatever body followed them."""
+    buffer = b""
+    while True:
+        for separator in (b"\r\n\r\n", b"\n\n"):
+            head, found, rest = buffer.partition(separator)
+            if found:
+                break
+        else:
+            chunk = stdout.read1(CHUNK)  # type: ignore[attr-defined]
+            if not chunk:
+                return 502, [("Content-Type", "text/plain")], b"memsync: git http-backend failed\n"
+            buffer += chunk
+            continue
+        break
+    status = 200
+    headers = []
+    for line in head.decode("latin-1").splitlines():
+        name, _, value = line.partition(":")
+        if name.strip().lower() == "status":
+            status = int(value.split()[0])
+        elif name.strip():
+            headers.append((name.strip(), value.strip()))
+    return status, headers, rest
+
+
+def _stream(process: subprocess.Popen[bytes], first: bytes, errors: IO[bytes]) -> Iterator[bytes]:
+    assert process.stdout is not None
+    finished = False
+    try:
+        if first:
+            yield first
+        while chunk := process.stdout.read1(CHUNK):  # type: ignore[attr-defined]
+            yield chunk
+        finished = True
+    finally:
+        if not finished and process.poll() is None:
+            process.kill()  # the client went away mid-response
+        process.stdout.close()
+        code = process.wait()
+        errors.seek(0)
+        message = errors.read().decode("utf-8", "replace").strip()
+        errors.close()
+        if code != 0 or message:
+            log.warning("git http-backend exited %s: %s", code, message[-2000:])

@@ -1,0 +1,149 @@
+"""Team sync in the Django layer: project repositories with their hooks, member merges
+recorded as runs and review items, conflict resolution, and the Celery names involved.
+
+The Git work is done by ``memsync.sync``; this module adds what only the server knows
+(users, projects, rows) and is shared by the Git endpoint, the API, the merge task, the
+admin commands and the dashboard.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from memsync.store import Identity, MemoryRepo
+from memsync.sync.hooks import install_hooks
+from memsync.sync.merge import (
+    Member,
+    MemberConflict,
+    MemberMerge,
+    Resolution,
+    ResolutionRefused,
+    conflict_ref,
+    keep_conflict_sides,
+    merge_member,
+    settle_conflict,
+)
+
+from .models import ConflictItem, ConflictStatus, Project
+
+# Celery task names, so the post-receive hook (which imports no Django) and modules that
+# must not import each other can still enqueue by name.
+MERGE_TASK = "dashboard.tasks.sync.merge_member_branch"
+DREAM_GATE_TASK = "dashboard.tasks.dream.check_dream_gates"
+# An address for users without one: Git needs an email, and .invalid never delivers.
+FALLBACK_EMAIL_DOMAIN = "users.memsync.invalid"
+
+
+def member_for(username: str) -> Member:
+    """How ``username`` signs merges of their branch (their email when they have one)."""
+    email = User.objects.filter(username=username).values_list("email", flat=True).first()
+    return Member(username, email or f"{username}@{FALLBACK_EMAIL_DOMAIN}")
+
+
+def create_repository(project: Project) -> MemoryRepo:
+    """Initialise the project's repository (idempotent) with memsync's hooks."""
+    repo = MemoryRepo.init(project.repo_dir)
+    install_hooks(project.repo_dir / ".git", python=sys.executable)
+    return repo
+
+
+def open_repository(project: Project) -> MemoryRepo:
+    """The project's repository, with its hooks put back if they changed or went missing.
+
+    Raises ``memsync.store.StoreError`` when the repository was never created.
+    """
+    repo = MemoryRepo(project.repo_dir)
+    install_hooks(project.repo_dir / ".git", python=sys.executable)
+    return repo
+
+
+def request_dream_gate_check(project_id: int, trigger: str) -> None:
+    """Ask the dream's gate check to look at the project once the transaction commits.
+
+    By name: the dream's tasks are another module that this one does not import.
+    """
+    from memsync.celery import app
+
+    transaction.on_commit(lambda: app.send_task(DREAM_GATE_TASK, args=[project_id, trigger]))
+
+
+def merge_member_branch(project: Project, username: str) -> tuple[MemberMerge, list[ConflictItem]]:
+    """Merge ``members/<username>`` into ``main``; each conflicted file becomes an open
+    review item whose both sides are pinned on ``refs/memsync/conflicts/<id>/``."""
+    repo = open_repository(project)
+    merge = merge_member(repo, member_for(username))
+    items = [_record_conflict(repo, project, username, found) for found in merge.conflicts]
+    return merge, items
+
+
+def _record_conflict(
+    repo: MemoryRepo, project: Project, username: str, found: MemberConflict
+) -> ConflictItem:
+    with transaction.atomic():
+        item = ConflictItem.objects.create(
+            project=project,
+            member=username,
+            path=found.path,
+            base_commit=found.base_commit or "",
+            ours_commit=found.ours_commit,
+            theirs_commit=found.theirs_commit,
+        )
+        item.ref = conflict_ref(item.pk)
+        item.save(update_fields=["ref"])
+        keep_conflict_sides(repo, item.ref, found)
+    return item
+
+
+def identity_for(user: User) -> Identity:
+    """How a dashboard action by ``user`` signs its commit."""
+    name = user.get_full_name() or user.username
+    return Identity(name, user.email or f"{user.username}@{FALLBACK_EMAIL_DOMAIN}")
+
+
+def resolve_conflict(
+    conflict: ConflictItem, choice: str, content: str | bytes | None = None, *, by: User
+) -> str:
+    """Settle a review item on ``main`` with a merge-kind commit authored by ``by``.
+
+    ``choice`` is ``mine`` (main's side), ``theirs`` (the member's) or ``edit`` (with
+    ``content``; text from a browser form has its CRLF line ends turned into LF, as
+    memory files have them). The item is claimed with a conditional UPDATE, so two
+    maintainers clicking at once make one commit; the second gets ``ResolutionRefused``
+    (a ``ValueError``), as do an unknown choice and edited content with a secret.
+    Returns the commit.
+    """
+    resolution = Resolution(choice)
+    data = content.replace("\r\n", "\n").encode("utf-8") if isinstance(content, str) else content
+    now = timezone.now()
+    claimed = ConflictItem.objects.filter(pk=conflict.pk, status=ConflictStatus.OPEN).update(
+        status=ConflictStatus.RESOLVED, resolution=resolution, resolved_by=by, resolved_at=now
+    )
+    if not claimed:
+        raise ResolutionRefused(f"the conflict on {conflict.path} is already resolved")
+    try:
+        sha = settle_conflict(
+            open_repository(conflict.project),
+            MemberConflict(
+                conflict.path,
+                conflict.base_commit or None,
+                conflict.ours_commit,
+                conflict.theirs_commit,
+            ),
+            conflict_id=conflict.pk,
+            member=member_for(conflict.member),
+            choice=resolution,
+            by=identity_for(by),
+            content=data,
+        )
+    except BaseException:
+        ConflictItem.objects.filter(pk=conflict.pk).update(
+            status=ConflictStatus.OPEN, resolution="", resolved_by=None, resolved_at=None
+        )
+        raise
+    ConflictItem.objects.filter(pk=conflict.pk).update(resolution_commit=sha)
+    conflict.refresh_from_db()
+    return sha

@@ -1,0 +1,73 @@
+"""Merging a member's pushed branch into ``main`` (queued by the post-receive hook)."""
+
+from __future__ import annotations
+
+from celery import Task, shared_task
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from memsync.store import GitError, StoreError
+from memsync.store.lock import RepoLockTimeout
+
+from .. import sync
+from ..models import Project, Run, RunKind, RunStatus
+
+
+@shared_task(bind=True, name=sync.MERGE_TASK)
+def merge_member_branch(self: Task, project_id: int, username: str, tip: str = "") -> str:
+    """Merge ``members/<username>`` into ``main`` and write a merge ``Run`` for the dashboard.
+
+    ``tip`` is the commit the push left on the branch, recorded for the record; the
+    merge takes whatever the branch holds when it runs, so several queued merges of one
+    member's pushes end in one merge and no-change runs.
+    """
+    project = Project.objects.filter(pk=project_id).first()
+    if project is None:
+        return f"project {project_id} no longer exists"
+    run = Run.objects.create(
+        project=project,
+        kind=RunKind.MERGE,
+        status=RunStatus.RUNNING,
+        trigger="push",
+        requested_by=User.objects.filter(username=username).first(),
+        task_id=self.request.id or "",
+        worker=self.request.hostname or "",
+        started_at=timezone.now(),
+        detail={"member": username, "pushed": tip},
+    )
+    branch = f"members/{username}"
+    try:
+        merge, conflicts = sync.merge_member_branch(project, username)
+    except (StoreError, GitError, RepoLockTimeout) as error:
+        _finish(run, RunStatus.FAILED, f"could not merge {branch}", error=str(error))
+        return run.summary
+    run.detail = {
+        **run.detail,
+        "merged": merge.theirs or "",
+        "commit": merge.commit or "",
+        "conflicts": [{"id": item.pk, "path": item.path} for item in conflicts],
+    }
+    if merge.status == "no-branch":
+        _finish(run, RunStatus.SKIPPED, f"{branch} does not exist (deleted after the push)")
+    elif not merge.merged:
+        _finish(run, RunStatus.NO_CHANGES, f"{branch} is already in main")
+    elif conflicts:
+        paths = ", ".join(item.path for item in conflicts)
+        _finish(
+            run,
+            RunStatus.CONFLICT,
+            f"merged {branch} into main; kept for review: {paths}",
+        )
+    else:
+        _finish(run, RunStatus.MERGED, f"merged {branch} into main")
+    if merge.merged:
+        sync.request_dream_gate_check(project.pk, "push")
+    return run.summary
+
+
+def _finish(run: Run, status: str, summary: str, *, error: str = "") -> None:
+    run.status = status
+    run.summary = summary
+    run.error = error
+    run.finished_at = timezone.now()
+    run.save(update_fields=["status", "summary", "error", "finished_at", "detail"])

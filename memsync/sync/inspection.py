@@ -1,0 +1,199 @@
+"""The pre-receive verdict on a push (SPEC T1, T4): refs first, then every blob it adds.
+
+A push is refused, as a whole, when it updates a ref other than the pusher's own
+member branch, or when anything it adds is a secret, is over the size cap, has an
+unsafe path or symlink, or is Markdown that is not UTF-8. Problems of the memory
+format (SPEC F6: broken frontmatter, a missing field, …) are reported as warnings and
+accepted: team memory keeps bad input as it is and the dashboard shows it.
+
+The secret rules and the memory format are imported on first use: a push refused for
+its refs, or one that only deletes a branch, does not pay for compiling them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memsync.sync.objects import (
+    GITLINK_MODE,
+    SYMLINK_MODE,
+    TREE_MODE,
+    ObjectReader,
+    PushedObject,
+    new_tree_entries,
+    object_types,
+    pushed_objects,
+)
+from memsync.sync.refs import RefUpdate, refusal
+
+if TYPE_CHECKING:
+    from memsync.memory import Problem
+    from memsync.secrets import Finding
+
+PREFIX = "memsync:"
+# A push of thousands of bad files would otherwise flood the pusher's terminal.
+MAX_REPORTED = 40
+INDEX_PATH = "MEMORY.md"
+
+
+@dataclass
+class PushReport:
+    """What the hook prints: refusals (the push is refused if there is one) and warnings."""
+
+    refusals: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> bool:
+        return not self.refusals
+
+    def lines(self) -> list[str]:
+        out: list[str] = []
+        if self.refusals:
+            count = len(self.refusals)
+            out.append(f"{PREFIX} push refused ({count} problem{'s' if count > 1 else ''}):")
+            out += [f"{PREFIX}   {line}" for line in self.refusals[:MAX_REPORTED]]
+            if count > MAX_REPORTED:
+                out.append(f"{PREFIX}   … and {count - MAX_REPORTED} more")
+            out.append(f"{PREFIX} nothing of this push was stored.")
+        shown = self.warnings[:MAX_REPORTED]
+        out += [f"{PREFIX} warning: {line}" for line in shown]
+        if len(self.warnings) > MAX_REPORTED:
+            out.append(f"{PREFIX} warning: … and {len(self.warnings) - MAX_REPORTED} more")
+        if self.warnings and not self.refusals:
+            out.append(f"{PREFIX} accepted with warnings; they show in the dashboard.")
+        return out
+
+
+def inspect_push(git_dir: Path, updates: Sequence[RefUpdate], pusher: str) -> PushReport:
+    """Judge the ref ``updates`` a push by ``pusher`` asks for, reading ``git_dir``."""
+    report = PushReport()
+    if not pusher:
+        report.refusals.append(
+            "the push carries no user: push through the memsync server's HTTP endpoint"
+        )
+        return report
+    report.refusals += [why for update in updates if (why := refusal(update, pusher))]
+    if report.refusals:
+        return report
+    tips = [update.new for update in updates if not update.is_delete]
+    types = object_types(git_dir, tips)
+    for update in updates:
+        if not update.is_delete and types.get(update.new) != "commit":
+            report.refusals.append(f"{update.ref}: must point at a commit")
+    if report.refusals:
+        return report
+    new = pushed_objects(git_dir, tips)
+    if not new:
+        return report
+    with ObjectReader(git_dir) as reader:
+        findings, problems = _check_content(reader, new)
+    report.refusals += [finding.message() for finding in findings]
+    report.warnings += [_problem_line(problem) for problem in problems]
+    return report
+
+
+def _check_content(
+    reader: ObjectReader, new: dict[str, PushedObject]
+) -> tuple[list[Finding], list[Problem]]:
+    from memsync.secrets import MAX_BLOB_BYTES, check_blob, check_path, check_symlink
+
+    findings: list[Finding] = []
+    problems: list[Problem] = []
+    # Blobs the repository already had were checked when they arrived: only new ones are
+    # read. A new blob is scanned once per path it appears at (rules can depend on it).
+    scanned: set[tuple[str, str]] = set()
+    reached: set[str] = set()
+    for entry in new_tree_entries(reader, new):
+        path = _text_path(entry.path, findings)
+        if path is None:
+            continue
+        unsafe = check_path(path)
+        if unsafe is not None:
+            findings.append(unsafe)
+            continue
+        if entry.mode == TREE_MODE:
+            continue
+        if entry.mode == GITLINK_MODE:
+            findings.append(_submodule(path))
+            continue
+        reached.add(entry.sha)
+        if entry.mode == SYMLINK_MODE:
+            target = reader.read(entry.sha)[1].decode("utf-8", "surrogateescape")
+            leaves = check_symlink(path, target)
+            if leaves is not None:
+                findings.append(leaves)
+            continue
+        pushed = new.get(entry.sha)
+        if pushed is None or (entry.sha, path) in scanned:
+            continue
+        scanned.add((entry.sha, path))
+        if pushed.size > MAX_BLOB_BYTES:
+            findings.append(_too_large(path, pushed.size, MAX_BLOB_BYTES))
+            continue
+        data = reader.read(entry.sha)[1]
+        found = check_blob(path, data)
+        findings += found
+        if not found:
+            problems += _memory_problems(path, data)
+    for pushed in new.values():
+        # Unreachable from the pushed trees (cannot happen through `git push`, but a
+        # crafted pack may carry anything): checked all the same, named by its id.
+        if pushed.type == "blob" and pushed.sha not in reached:
+            name = f"(blob {pushed.sha[:12]})"
+            if pushed.size > MAX_BLOB_BYTES:
+                findings.append(_too_large(name, pushed.size, MAX_BLOB_BYTES))
+            else:
+                findings += check_blob(name, reader.read(pushed.sha)[1])
+    return findings, problems
+
+
+def _text_path(raw: bytes, findings: list[Finding]) -> str | None:
+    from memsync.secrets import Finding, FindingKind
+
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        shown = raw.decode("utf-8", "backslashreplace")
+        findings.append(
+            Finding(shown, 0, "path-encoding", "path is not valid UTF-8", FindingKind.UNSAFE_PATH)
+        )
+        return None
+
+
+def _submodule(path: str) -> Finding:
+    from memsync.secrets import Finding, FindingKind
+
+    return Finding(path, 0, "path-submodule", "submodules are not memory", FindingKind.UNSAFE_PATH)
+
+
+def _too_large(path: str, size: int, limit: int) -> Finding:
+    from memsync.secrets import Finding, FindingKind
+
+    # The same words check_blob uses, without reading an oversized blob into memory.
+    description = f"{size:,} bytes, over the {limit:,}-byte limit"
+    return Finding(path, 0, "max-blob-size", description, FindingKind.TOO_LARGE)
+
+
+def _memory_problems(path: str, data: bytes) -> Iterable[Problem]:
+    from memsync.memory import MemoryFile, MemoryIndex, is_topic_path
+
+    if path == INDEX_PATH:
+        return MemoryIndex.parse_bytes(data, path).problems(path)
+    if is_topic_path(path):
+        return MemoryFile.parse(path, data).problems
+    return ()
+
+
+def _problem_line(problem: Problem) -> str:
+    from memsync.secrets.findings import printable_path
+
+    where = printable_path(problem.path)
+    what = problem.message
+    if problem.line is not None:
+        where = f"{where}:{problem.line}"
+        what = what.removeprefix(f"line {problem.line}: ")
+    return f"{where}: {what} [{problem.code}]"

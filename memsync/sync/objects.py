@@ -1,0 +1,198 @@
+"""What a push adds, read from the repository while Git holds it in quarantine.
+
+The pre-receive hook runs before any ref moves, with the pushed objects in a
+quarantine directory that Git deletes when the hook refuses. ``git rev-list --objects
+<new tips> --not --all`` names exactly the objects the push adds; trees and blobs are
+then read through one ``git cat-file --batch`` process for the whole push.
+
+This talks to the ``git`` binary directly instead of through ``memsync.store``: the
+hook starts on every push, and GitPython's import alone would cost more than the
+inspection of a typical push.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+TREE_MODE = "40000"
+SYMLINK_MODE = "120000"
+GITLINK_MODE = "160000"
+_GIT_OPTIONS = ("-c", "core.quotePath=false")
+
+
+class PushReadError(Exception):
+    """The pushed objects could not be read; the push is refused with this message."""
+
+
+@dataclass(frozen=True)
+class PushedObject:
+    sha: str
+    type: str  # commit, tree, blob, tag
+    size: int
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """A name in a tree the push adds, with its full path from the repository root."""
+
+    path: bytes
+    mode: str
+    sha: str
+    depth: int  # directories above it: 0 for a file at the root
+
+
+def _git(git_dir: Path, *args: str, data: bytes | None = None) -> bytes:
+    process = subprocess.run(
+        ["git", f"--git-dir={git_dir}", *_GIT_OPTIONS, *args],
+        input=data,
+        capture_output=True,
+        check=False,
+    )
+    if process.returncode != 0:
+        error = process.stderr.decode("utf-8", "replace").strip()
+        raise PushReadError(f"git {args[0]} failed: {error}")
+    return process.stdout
+
+
+def pushed_objects(git_dir: Path, tips: Iterable[str]) -> dict[str, PushedObject]:
+    """Every object reachable from ``tips`` that no ref reaches yet, with type and size."""
+    wanted = list(tips)
+    if not wanted:
+        return {}
+    listed = _git(git_dir, "rev-list", "--objects", "--no-object-names", *wanted, "--not", "--all")
+    if not listed.strip():
+        return {}
+    checked = _git(
+        git_dir,
+        "cat-file",
+        "--batch-check=%(objectname) %(objecttype) %(objectsize)",
+        data=listed,
+    )
+    found = {}
+    for line in checked.decode().splitlines():
+        sha, kind, size = line.split(" ")
+        found[sha] = PushedObject(sha, kind, int(size))
+    return found
+
+
+def object_types(git_dir: Path, shas: Iterable[str]) -> dict[str, str]:
+    """The type of each object (``missing`` when the repository does not have it)."""
+    wanted = list(shas)
+    if not wanted:
+        return {}
+    checked = _git(
+        git_dir,
+        "cat-file",
+        "--batch-check=%(objectname) %(objecttype)",
+        data="".join(f"{sha}\n" for sha in wanted).encode(),
+    )
+    types = {}
+    for sha, line in zip(wanted, checked.decode().splitlines(), strict=True):
+        parts = line.split(" ")
+        types[sha] = parts[1] if len(parts) == 2 else "missing"
+    return types
+
+
+class ObjectReader:
+    """One ``git cat-file --batch`` process, asked for one object at a time.
+
+    Without ``--buffer``, cat-file flushes after every object, so a request can be
+    answered before the next one is written and no pipe ever fills up.
+    """
+
+    def __init__(self, git_dir: Path) -> None:
+        self._process = subprocess.Popen(
+            ["git", f"--git-dir={git_dir}", *_GIT_OPTIONS, "cat-file", "--batch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+
+    def read(self, sha: str) -> tuple[str, bytes]:
+        """(type, content) of one object."""
+        stdin, stdout = self._process.stdin, self._process.stdout
+        assert stdin is not None and stdout is not None
+        stdin.write(f"{sha}\n".encode())
+        stdin.flush()
+        header = stdout.readline().decode().split()
+        if len(header) != 3:
+            raise PushReadError(f"object {sha} is missing from the push")
+        _, kind, size = header
+        content = stdout.read(int(size))
+        stdout.read(1)  # the newline after each object
+        return kind, content
+
+    def close(self) -> None:
+        if self._process.stdin:
+            self._process.stdin.close()
+        if self._process.stdout:
+            self._process.stdout.close()
+        self._process.wait()
+
+    def __enter__(self) -> ObjectReader:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def parse_tree(data: bytes, hash_length: int = 20) -> Iterator[tuple[str, bytes, str]]:
+    """(mode, name, sha) of each entry of a raw tree object (``<mode> <name>\\0<id>``).
+
+    ``hash_length`` is 20 in a SHA-1 repository and 32 in a SHA-256 one.
+    """
+    position = 0
+    while position < len(data):
+        space = data.index(b" ", position)
+        nul = data.index(b"\0", space)
+        mode = data[position:space].decode()
+        name = data[space + 1 : nul]
+        sha = data[nul + 1 : nul + 1 + hash_length].hex()
+        position = nul + 1 + hash_length
+        yield mode, name, sha
+
+
+def commit_tree(content: bytes) -> str:
+    """The root tree of a raw commit object (its first header line)."""
+    first = content.split(b"\n", 1)[0].decode()
+    if not first.startswith("tree "):
+        raise PushReadError("a pushed commit has no tree")
+    return first.removeprefix("tree ")
+
+
+def new_tree_entries(reader: ObjectReader, new: dict[str, PushedObject]) -> Iterator[TreeEntry]:
+    """Every entry of every tree the push adds, with its full path.
+
+    Trees the repository already had are not entered: everything under them was
+    checked when they arrived (or was written by the server). A tree pushed at several
+    places at the same depth is walked once, which bounds the work a crafted push of
+    repeated subtrees can cause.
+    """
+    seen: set[tuple[str, int]] = set()
+    stack: list[tuple[str, bytes, int]] = []
+    for obj in new.values():
+        if obj.type == "commit":
+            tree = commit_tree(reader.read(obj.sha)[1])
+            if tree in new:
+                stack.append((tree, b"", 0))
+    while stack:
+        tree, prefix, depth = stack.pop()
+        if (tree, depth) in seen:
+            continue
+        seen.add((tree, depth))
+        kind, content = reader.read(tree)
+        if kind != "tree":
+            raise PushReadError(f"object {tree} should be a tree but is a {kind}")
+        for mode, name, sha in parse_tree(content, len(tree) // 2):
+            path = prefix + name
+            yield TreeEntry(path, mode, sha, depth)
+            if mode == TREE_MODE and sha in new:
+                stack.append((sha, path + b"/", depth + 1))

@@ -1,0 +1,47 @@
+"""Where a project's team memory stands: ``main``, members' branches not merged yet,
+and dream proposals not adopted yet — read from Git alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memsync.store import MAIN, CommitInfo, MemoryRepo
+
+MEMBERS_REFS = "refs/heads/members/"
+DREAM_REFS = "refs/heads/dream/"
+
+
+@dataclass(frozen=True)
+class BranchState:
+    name: str  # without refs/heads/, e.g. members/bob or dream/42
+    commit: str
+    ahead: int  # commits main does not have
+
+
+@dataclass(frozen=True)
+class TeamStatus:
+    main: CommitInfo | None
+    pending_merges: list[BranchState]
+    proposals: list[BranchState]
+
+
+def unmerged_branches(repo: MemoryRepo, prefix: str) -> list[BranchState]:
+    """Branches under ``prefix`` (a ``refs/heads/…/`` path) that ``main`` does not contain."""
+    output = repo.git.run(
+        "for-each-ref", f"--no-merged={MAIN}", "--format=%(objectname) %(refname)", prefix
+    )
+    states = []
+    for line in output.splitlines():
+        sha, ref = line.split(" ", 1)
+        ahead = int(repo.git.run("rev-list", "--count", sha, f"^{MAIN}"))
+        states.append(BranchState(ref.removeprefix("refs/heads/"), sha, ahead))
+    return states
+
+
+def team_status(repo: MemoryRepo) -> TeamStatus:
+    main = repo.rev_parse(MAIN)
+    return TeamStatus(
+        main=repo.commit_info(main) if main else None,
+        pending_merges=unmerged_branches(repo, MEMBERS_REFS),
+        proposals=unmerged_branches(repo, DREAM_REFS),
+    )
