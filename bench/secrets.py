@@ -19,9 +19,16 @@ import random
 import re
 import statistics
 import string
+import sys
 import time
 import uuid
 from collections.abc import Callable
+from pathlib import Path
+
+# Run as a script, this file's directory comes first on sys.path, and its name would
+# shadow the standard library's `secrets` for every later import.
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)
 
 from memsync.secrets import load_rules, scan_text
 
