@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from memsync.client.errors import CommandError
 
-COMMAND_MODULES = ("memsync.client.commands.local",)
+COMMAND_MODULES = ("memsync.client.commands.local", "memsync.client.commands.dream")
 
 __all__ = ["COMMAND_MODULES", "CommandError", "build_parser", "main"]
 

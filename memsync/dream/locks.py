@@ -30,6 +30,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,10 @@ class ConsolidationLock:
             return self.path.stat().st_mtime_ns
         except FileNotFoundError:
             return 0
+
+    def last_consolidated(self) -> datetime | None:
+        stamp_ns = self.last_consolidated_ns()
+        return datetime.fromtimestamp(stamp_ns / _NS, tz=UTC) if stamp_ns else None
 
     def holder(self, *, now_ns: int | None = None) -> LockHolder | None:
         """Who holds the lock now: a running PID whose stamp is under an hour old."""

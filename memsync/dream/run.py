@@ -108,7 +108,7 @@ class DreamOutcome:
     def to_dict(self) -> dict[str, Any]:
         return {
             "status": str(self.status),
-            "dream_id": self.dream_id,
+            "dream_id": self.dream_id or None,
             "gate": self.gate,
             "reason": self.reason,
             "branch": self.branch,
@@ -147,7 +147,12 @@ def run_dream(
     if request.redis is not None:
         key = request.redis_key or redis_lock_key(local_lock_name(repo.path))
         redis_lock = RedisDreamLock(request.redis, key, ttl_seconds=request.redis_ttl_seconds)
-        if not redis_lock.acquire():
+        try:
+            acquired = redis_lock.acquire()
+        except Exception as error:  # redis-py's connection and timeout errors
+            reason = f"cannot take the Redis lock: {type(error).__name__}: {error}"
+            return DreamOutcome(DreamStatus.FAILED, dream_id, reason=reason, error=reason)
+        if not acquired:
             holder = RedisDreamLock.current_holder(request.redis, key) or "another worker"
             return DreamOutcome(
                 DreamStatus.LOCKED,

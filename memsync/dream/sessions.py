@@ -47,6 +47,14 @@ class TranscriptDirectory:
         return [session for _, session in sorted(found, reverse=True)]
 
 
+class NoTranscripts:
+    """The session source of a memory directory whose transcripts are nowhere to be found:
+    the session gate then stays closed, and only ``--force`` dreams."""
+
+    def sessions_touched_since(self, since: datetime | None) -> list[str]:
+        return []
+
+
 def default_transcripts_dir(memory_dir: Path) -> Path | None:
     """Where Claude Code keeps the transcripts of a memory directory it owns: the parent
     of ``…/projects/<project>/memory``; None for a directory laid out otherwise."""
