@@ -148,23 +148,22 @@ class RuleSet:
     dropped: Mapping[str, str]
     # The upstream commit named in the vendored file's header.
     commit: str
-    # Runs of the characters keywords are made of (see `keywords_in`).
+    # Runs of the characters keywords are made of, the keywords made only of them, and
+    # the others (with a space in them); see `keywords_in`.
     keyword_runs: re.Pattern[str] = re.compile("(?!)")
+    run_keywords: frozenset[str] = frozenset()
+    other_keywords: frozenset[str] = frozenset()
 
     def keywords_in(self, lowered: str) -> set[str]:
         """The rules' keywords that occur in `lowered` (lower-cased text).
 
         A keyword made of run characters occurs in the text exactly when it occurs in
-        one of its maximal runs, and the distinct runs of a text are far shorter than
-        the text: one pass to collect them, then every keyword is looked up there.
+        one of the text's maximal runs, and the distinct runs of a text are far shorter
+        than the text: one pass to collect them, then each keyword is looked up there.
         """
         runs = "\n".join(set(self.keyword_runs.findall(lowered)))
-        return {
-            keyword
-            for rule in self.rules
-            for keyword in rule.keywords
-            if keyword in (runs if self.keyword_runs.fullmatch(keyword) else lowered)
-        }
+        present = {keyword for keyword in self.run_keywords if keyword in runs}
+        return present | {keyword for keyword in self.other_keywords if keyword in lowered}
 
     def rule(self, rule_id: str) -> Rule:
         for rule in self.rules:
@@ -313,15 +312,18 @@ def parse_rules(text: str, dropped: Mapping[str, str] = DROPPED_RULES) -> RuleSe
             rules.append(_rule(table))
         except RuleError as error:
             skipped[rule_id] = f"does not translate to Python re: {error}"
-    allowlist = _allowlist(config.get("allowlist", {}))
-    characters = {c for rule in rules for keyword in rule.keywords for c in keyword}
-    characters = {c for c in characters if not c.isspace()}
+    keywords = {keyword for rule in rules for keyword in rule.keywords}
+    characters = sorted({c for keyword in keywords for c in keyword if not c.isspace()})
+    keyword_runs = re.compile("[" + "".join(map(re.escape, characters)) + "]+")
+    run_keywords = frozenset(k for k in keywords if keyword_runs.fullmatch(k))
     return RuleSet(
         rules=tuple(rules),
-        allowlist=allowlist,
+        allowlist=_allowlist(config.get("allowlist", {})),
         dropped=MappingProxyType(skipped),
         commit=_upstream_commit(text),
-        keyword_runs=re.compile("[" + "".join(sorted(map(re.escape, characters))) + "]+"),
+        keyword_runs=keyword_runs,
+        run_keywords=run_keywords,
+        other_keywords=frozenset(keywords - run_keywords),
     )
 
 

@@ -28,9 +28,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 _IDENTIFIER_CHARS = frozenset(string.ascii_letters + string.digits + "_.-")
-_IDENTIFIER_RUN = re.compile(
-    r"^(?P<flags>\(\?i\))?\[\\w\.-\]\{0,50\}\?(?P<inner>\(\?i:\[\\w\.-\]\{0,50\}\?)?"
-)
+_IDENTIFIER_RUN = re.compile(r"^\[\\w\.-\]\{0,50\}\?(?P<inner>\(\?i:\[\\w\.-\]\{0,50\}\?)?")
 _GAP_SHAPE = re.compile(
     r"^(?P<head>\\b\w+\\b)"
     r"(?P<gap>\(\?:\.\*\??\|\.\*\??\(\?:\[\\r\\n\]\{1,2\}\.\*\??\)\{1,5\}\))"
@@ -148,7 +146,6 @@ def _branch(flags: str, alternative: str, whole: re.Pattern[str] | None) -> Bran
     run = _IDENTIFIER_RUN.match(alternative)
     if run is not None:
         rest = alternative[run.end() :]
-        flags += run.group("flags") or ""
         if run.group("inner"):
             return IdentifierRunBranch(re.compile(flags + "(?i:" + rest, re.ASCII), 100)
         return IdentifierRunBranch(re.compile(flags + rest, re.ASCII), 50)
@@ -174,7 +171,11 @@ def branches_of(regex: re.Pattern[str], secret_group: int) -> tuple[Branch, ...]
     if secret_group:
         # Searching alternatives apart renumbers the groups of the later ones.
         return (PlainBranch(regex),)
-    return tuple(_branch(flags, alternative, None) for alternative in alternatives)
+    try:
+        return tuple(_branch(flags, alternative, None) for alternative in alternatives)
+    except re.error:
+        # An alternative that means nothing on its own (a back-reference into another).
+        return (PlainBranch(regex),)
 
 
 def finditer(branches: tuple[Branch, ...], text: str) -> Iterator[Hit]:
