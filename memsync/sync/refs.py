@@ -61,7 +61,7 @@ def refusal(update: RefUpdate, pusher: str) -> str | None:
     elif ref.startswith(MEMBERS_PREFIX):
         owner = ref.removeprefix(MEMBERS_PREFIX)
         verb = "delete" if update.is_delete else "push to"
-        why = f"{ref} belongs to {owner}; you may not {verb} it"
+        why = f"it belongs to {owner}; you may not {verb} it"
     else:
         why = "only your member branch accepts pushes"
     return f"{ref}: {why} — push to {own} instead"
