@@ -1,0 +1,257 @@
+"""Editing index files line by line, for the deterministic dream (SPEC F3, D8).
+
+An index file is ``MEMORY.md`` or a sub-index ``indexes/<group>.md``. Sub-indexes
+are how the dream keeps a big index within 200 lines and 25,000 bytes without
+dropping entries: ``MEMORY.md`` keeps one entry per group, linking the sub-index,
+and the sub-index lists the group's entries in the usual format with links
+relative to itself (``- [Title](../file.md) — hook``). So every memory is at most
+one link away from ``MEMORY.md``.
+
+How a reader recognises a sub-index: a ``*.md`` file directly in the ``indexes/``
+folder of a memory directory (``indexes/projects.md``; ``team/indexes/…`` for the
+team scope). Its entry lines are index entries; their targets resolve against the
+sub-index's own folder, so ``../a.md`` is the topic file ``a.md``.
+
+`IndexLines` edits keep every other line exactly as written; a whole edit is
+applied at once, so 2,000 entries cost one parse, not one per entry.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from memsync.memory import (
+    INDEX_FILENAME,
+    MAX_ENTRY_CHARS,
+    IndexEntry,
+    MemoryIndex,
+    format_entry,
+    link_file,
+)
+from memsync.memory.decoding import BOM
+
+SUBINDEX_DIRNAME = "indexes"
+
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
+_ELLIPSIS = "…"
+
+
+def is_subindex_path(path: str) -> bool:
+    """``indexes/<name>.md``, relative to its memory directory."""
+    folder, _, name = path.partition("/")
+    return folder == SUBINDEX_DIRNAME and name.endswith(".md") and "/" not in name
+
+
+def is_index_path(path: str) -> bool:
+    return path == INDEX_FILENAME or is_subindex_path(path)
+
+
+def entry_path(index_path: str, target: str) -> str | None:
+    """The file an entry of `index_path` links to, relative to the memory directory."""
+    folder = posixpath.dirname(index_path)
+    cleaned = target.strip()
+    if cleaned.startswith("<") and cleaned.endswith(">"):
+        cleaned = cleaned[1:-1].strip()
+    if folder and cleaned.startswith("../"):
+        return link_file(cleaned[3:])
+    resolved = link_file(cleaned)
+    if resolved is None or not folder:
+        return resolved
+    return f"{folder}/{resolved}"
+
+
+def link_from(index_path: str, path: str) -> str:
+    """The link target that reaches `path` from an entry in `index_path`."""
+    folder = posixpath.dirname(index_path)
+    return f"../{path}" if folder else path
+
+
+@dataclass
+class IndexLines:
+    """An index file as (content, line ending) pairs; joining them gives the text."""
+
+    bom: str
+    lines: list[tuple[str, str]]
+    _parsed: MemoryIndex | None = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def parse(cls, text: str) -> IndexLines:
+        bom = ""
+        if text.startswith(BOM):
+            bom, text = BOM, text[1:]
+        lines: list[tuple[str, str]] = []
+        parts = text.split("\n")
+        for position, part in enumerate(parts):
+            if position == len(parts) - 1:
+                if part:
+                    lines.append((part, ""))
+            elif part.endswith("\r"):
+                lines.append((part[:-1], "\r\n"))
+            else:
+                lines.append((part, "\n"))
+        return cls(bom, lines)
+
+    def render(self) -> str:
+        return self.bom + "".join(content + ending for content, ending in self.lines)
+
+    @property
+    def newline(self) -> str:
+        return next((ending for _, ending in self.lines if ending), "\n")
+
+    def index(self) -> MemoryIndex:
+        """The parsed index; edits make a new `IndexLines`, so it is parsed once."""
+        if self._parsed is None:
+            self._parsed = MemoryIndex.parse(self.render())
+        return self._parsed
+
+    def contents(self) -> list[str]:
+        return [content for content, _ in self.lines]
+
+    def edited(
+        self,
+        replace: Mapping[int, list[str]] | None = None,
+        append: Iterable[str] = (),
+    ) -> IndexLines:
+        """A copy with lines replaced (1-based number → new lines; [] deletes) and
+        lines appended after the last non-blank line. Every line ends with a newline."""
+        replace = replace or {}
+        newline = self.newline
+        out: list[str] = []
+        for number, (content, _ending) in enumerate(self.lines, start=1):
+            if number in replace:
+                out.extend(replace[number])
+            else:
+                out.append(content)
+        extra = list(append)
+        if extra:
+            last = max((i for i, line in enumerate(out) if line.strip()), default=-1)
+            out[last + 1 : last + 1] = extra
+        return IndexLines(self.bom, [(line, newline) for line in out])
+
+
+@dataclass(frozen=True)
+class Section:
+    """The lines under one ``##`` heading (or before the first one: the preamble)."""
+
+    heading: int | None  # 1-based line of the heading, None for the preamble
+    title: str | None
+    first: int  # first line after the heading
+    last: int  # last line of the section (inclusive); last < first when empty
+
+
+def sections(lines: IndexLines) -> list[Section]:
+    """Sections split at level-2 headings, fences respected. Deeper headings stay
+    inside their section; a level-1 heading (the title) stays in the preamble."""
+    found: list[Section] = []
+    start, heading, title = 1, None, None
+    fence = ""
+    contents = lines.contents()
+    for number, content in enumerate(contents, start=1):
+        opened = _FENCE.match(content)
+        if fence:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = ""
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        match = _HEADING.match(content)
+        if match and len(match.group(1)) == 2:
+            found.append(Section(heading, title, start, number - 1))
+            start, heading, title = number + 1, number, (match.group(2) or "").strip()
+    found.append(Section(heading, title, start, len(contents)))
+    return found
+
+
+def section_of(all_sections: list[Section], line: int) -> Section:
+    for section in all_sections:
+        if section.first <= line <= section.last:
+            return section
+    return all_sections[0]
+
+
+_TYPE_WORDS = {
+    "user": "user",
+    "users": "user",
+    "feedback": "feedback",
+    "feedbacks": "feedback",
+    "project": "project",
+    "projects": "project",
+    "reference": "reference",
+    "references": "reference",
+}
+
+
+def heading_type(title: str | None) -> str | None:
+    """The memory type a heading stands for: "User", "Projects", "Feedback memories"."""
+    if not title:
+        return None
+    words = title.casefold().split()
+    if words and words[-1] in ("memory", "memories"):
+        words = words[:-1]
+    return _TYPE_WORDS.get(" ".join(words))
+
+
+def with_target(entry: IndexEntry, target: str) -> str:
+    """The entry's line, written as it was, linking `target` instead."""
+    raw = entry.raw
+    for written in (f"<{entry.target}>", entry.target):
+        marker = f"]({written}"
+        position = raw.find(marker)
+        if position != -1:
+            replacement = f"<{target}>" if written.startswith("<") or " " in target else target
+            start = position + 2
+            return raw[:start] + replacement + raw[start + len(written) :]
+    return format_entry(entry.title, target, entry.hook)
+
+
+def with_hook(entry: IndexEntry, hook: str) -> str:
+    raw = entry.raw.rstrip()
+    if entry.hook and raw.endswith(entry.hook):
+        return raw[: len(raw) - len(entry.hook)] + hook
+    return raw + (entry.separator or " — ") + hook
+
+
+def fit_line(prefix: str, text: str, limit: int = MAX_ENTRY_CHARS) -> str:
+    """`text` cut at a word boundary so that ``prefix + text`` is at most `limit`
+    characters, with an ellipsis when something was cut; "" when nothing fits."""
+    room = limit - len(prefix)
+    if len(text) <= room:
+        return text
+    if room <= len(_ELLIPSIS):
+        return ""
+    cut = text[: room - len(_ELLIPSIS)]
+    boundary = max(cut.rfind(" "), cut.rfind("\u3000"))
+    if boundary >= len(cut) // 2:
+        cut = cut[:boundary]
+    cut = cut.rstrip(" ,;:—–-(")
+    return cut + _ELLIPSIS if cut else ""
+
+
+def shortened(entry: IndexEntry, limit: int = MAX_ENTRY_CHARS) -> str | None:
+    """The entry's line with its hook cut to fit `limit`, or None when even an empty
+    hook would not fit (the title alone is too long)."""
+    raw = entry.raw.rstrip()
+    if len(raw) <= limit:
+        return raw
+    if not entry.hook or not raw.endswith(entry.hook):
+        return None
+    prefix = raw[: len(raw) - len(entry.hook)]
+    hook = fit_line(prefix, entry.hook, limit)
+    if not hook:
+        return None
+    return prefix + hook
+
+
+def cut_part(entry: IndexEntry, line: str) -> str:
+    """What shortening `entry` to `line` removed from its hook."""
+    kept = line.rstrip()
+    if kept.endswith(_ELLIPSIS):
+        kept = kept[: -len(_ELLIPSIS)]
+    prefix_length = len(entry.raw.rstrip()) - len(entry.hook)
+    kept_hook = kept[prefix_length:]
+    return entry.hook[len(kept_hook) :].strip()

@@ -1,0 +1,311 @@
+"""The deterministic dream on generated memory directories with planted problems (SPEC D8)."""
+
+from __future__ import annotations
+
+import posixpath
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+
+from memsync.dream.deterministic import DeterministicEngine
+from memsync.dream.engine import DreamCancelled, DreamContext, EngineResult, Scope
+from memsync.memory import MemoryFile, MemoryIndex
+from tests.dream.corpus import NOW, Corpus, RecordingProgress, build_corpus
+
+
+def dream(
+    corpus: Corpus, scope: Scope = Scope.PERSONAL, progress: RecordingProgress | None = None
+) -> EngineResult:
+    return DeterministicEngine().consolidate(corpus.context(scope), progress or RecordingProgress())
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and ".git" not in path.parts
+    }
+
+
+def body_lines(data: bytes) -> list[str]:
+    memory = MemoryFile.parse("x.md", data)
+    return [line.strip() for line in memory.body.splitlines() if line.strip()]
+
+
+def entries(root: Path, index: str = "MEMORY.md") -> list[tuple[str, str]]:
+    """(file the entry links, relative to the memory directory; the whole line)."""
+    parsed = MemoryIndex.parse((root / index).read_text(encoding="utf-8"))
+    folder = posixpath.dirname(index)
+    found = []
+    for entry in parsed.entries:
+        target = posixpath.normpath(posixpath.join(folder, unquote(entry.target)))
+        found.append((target, entry.raw))
+    return found
+
+
+def reachable(root: Path) -> dict[str, int]:
+    """Every file reached from MEMORY.md, with the number of links in between."""
+    reached: dict[str, int] = {}
+    for target, _ in entries(root):
+        reached.setdefault(target, 0)
+        if target.startswith("indexes/") and (root / target).is_file():
+            for inner, _ in entries(root, target):
+                reached.setdefault(inner, 1)
+    return reached
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Corpus:
+    return build_corpus(tmp_path / "memory", memories=80, team=True)
+
+
+def test_it_merges_each_planted_near_duplicate_into_the_newer_file(corpus: Corpus) -> None:
+    before = snapshot(corpus.root)
+    result = dream(corpus)
+
+    for newer, older in corpus.duplicate_pairs:
+        assert not (corpus.root / older).exists(), f"{older} should be merged into {newer}"
+        merged = set(body_lines((corpus.root / newer).read_bytes()))
+        for line in body_lines(before[older]) + body_lines(before[newer]):
+            assert line in merged, f"{newer} lost {line!r} from the merge"
+        assert f"{older} into {newer}" in result.summary
+        linked = {target for target, _ in entries(corpus.root)}
+        assert older not in linked
+        assert newer in linked
+
+
+def test_it_puts_the_newer_text_first_when_memories_share_a_name(corpus: Corpus) -> None:
+    before = snapshot(corpus.root)
+    dream(corpus)
+
+    for newer, older in corpus.same_name_pairs:
+        assert not (corpus.root / older).exists()
+        lines = body_lines((corpus.root / newer).read_bytes())
+        newer_lines, older_lines = body_lines(before[newer]), body_lines(before[older])
+        assert lines[: len(newer_lines)] == newer_lines
+        assert all(line in lines for line in older_lines)
+        assert lines.index(older_lines[0]) > lines.index(newer_lines[-1])
+
+
+def test_it_finds_every_planted_duplicate_and_no_other_pair(tmp_path: Path) -> None:
+    """False positives: distinct memories removed; false negatives: planted older copies
+    left. Both were 0 when the thresholds were chosen (see memsync.dream.dedupe), on
+    corpora of 80 to 2,000 memories; here 400 memories with look-alikes from shared
+    templates and pairs of facts about one subject."""
+    for seed in (3, 11):
+        corpus = build_corpus(tmp_path / f"seed-{seed}", memories=400, seed=seed)
+        before = set(corpus.topic_files)
+        dream(corpus)
+        after = {path.name for path in corpus.root.glob("*.md")} - {"MEMORY.md"}
+        planted = {older for _, older in corpus.duplicate_pairs + corpus.same_name_pairs}
+        false_positives = sorted((before - after) - planted)
+        false_negatives = sorted(planted & after)
+        assert (len(false_positives), len(false_negatives)) == (0, 0), (
+            false_positives,
+            false_negatives,
+        )
+        for first, second in corpus.lookalike_pairs + corpus.same_subject_pairs:
+            assert (corpus.root / first).exists() and (corpus.root / second).exists()
+
+
+def test_it_keeps_unknown_frontmatter_keys_and_valid_frontmatter(corpus: Corpus) -> None:
+    dream(corpus)
+    for newer, _ in corpus.duplicate_pairs[:-1]:  # the last pair is the Chinese one
+        merged = MemoryFile.parse(newer, (corpus.root / newer).read_bytes())
+        assert merged.errors == ()
+        assert merged.metadata["originSessionId"].startswith("session-")
+        assert merged.memory_type == corpus.types[newer]
+
+
+def _write(root: Path, name: str, kind: str, body: str, description: str = "About it") -> None:
+    text = f"---\nname: {name}\ndescription: {description}\ntype: {kind}\n---\n\n{body}"
+    (root / name).write_text(text, encoding="utf-8")
+
+
+def _context(root: Path, scope: Scope = Scope.PERSONAL, ages: dict[str, int] | None = None):
+    changed = {path: NOW - timedelta(days=days) for path, days in (ages or {}).items()}
+    return DreamContext(workdir=root, scope=scope, now=NOW, last_changed=changed)
+
+
+def test_it_never_merges_memories_of_different_types(tmp_path: Path) -> None:
+    body = "Releases are cut from main every Tuesday by the release captain on duty.\n"
+    _write(tmp_path, "project_release.md", "project", body)
+    _write(tmp_path, "reference_release.md", "reference", body)
+    (tmp_path / "MEMORY.md").write_text(
+        "- [Release](project_release.md) — cut on Tuesdays\n"
+        "- [Release ref](reference_release.md) — cut on Tuesdays\n",
+        encoding="utf-8",
+    )
+    result = DeterministicEngine().consolidate(_context(tmp_path), RecordingProgress())
+    assert (tmp_path / "project_release.md").exists()
+    assert (tmp_path / "reference_release.md").exists()
+    assert result.files_touched == []
+
+
+def test_a_personal_dream_leaves_team_memory_alone(corpus: Corpus) -> None:
+    team_before = {p: d for p, d in snapshot(corpus.root).items() if p.startswith("team/")}
+    result = dream(corpus)
+    team_after = {p: d for p, d in snapshot(corpus.root).items() if p.startswith("team/")}
+    assert team_after == team_before
+    assert not any(path.startswith("team/") for path in result.files_touched)
+    assert any("team/ is the team's memory" in note for note in result.notes)
+
+
+def test_a_team_dream_merges_only_exact_copies_and_prunes_its_team_folder(
+    corpus: Corpus,
+) -> None:
+    result = dream(corpus, Scope.TEAM)
+
+    team = corpus.root / "team"
+    assert sorted(p.name for p in team.glob("*.md")) == ["MEMORY.md", "project_release_train.md"]
+    assert "project_gone.md" not in (team / "MEMORY.md").read_text(encoding="utf-8")
+    train = (team / "project_release_train.md").read_text(encoding="utf-8")
+    assert "yesterday" not in train
+    # Same name but rewritten: a person must decide; re-worded copies stay too.
+    for newer, older in corpus.same_name_pairs + corpus.duplicate_pairs:
+        assert (corpus.root / newer).exists() and (corpus.root / older).exists()
+    assert "team/project_release_train_copy.md into team/project_release_train.md" in (
+        result.summary
+    )
+
+
+def test_it_makes_relative_dates_absolute_against_each_files_last_change(
+    corpus: Corpus,
+) -> None:
+    dream(corpus)
+    assert len(corpus.relative_dates) >= 6
+    for path, plants in corpus.relative_dates.items():
+        text = (corpus.root / path).read_text(encoding="utf-8")
+        for phrase, expected in plants:
+            assert phrase not in text, f"{path} still says {phrase!r}"
+            assert expected in text, f"{path} should say {expected!r} for {phrase!r}"
+        description = MemoryFile.parse(path, text.encode()).description or ""
+        assert "yesterday" not in description
+    index = (corpus.root / "MEMORY.md").read_text(encoding="utf-8")
+    assert "(decided yesterday)" not in index
+
+
+def test_it_removes_index_entries_that_point_nowhere(corpus: Corpus) -> None:
+    result = dream(corpus)
+    linked = {target for target, _ in entries(corpus.root)}
+    for target in corpus.dead_targets:
+        assert target not in linked
+        assert any(target in note for note in result.notes)
+
+
+def test_it_keeps_entries_that_link_files_outside_the_topic_list(tmp_path: Path) -> None:
+    (tmp_path / "logs" / "2026" / "11").mkdir(parents=True)
+    (tmp_path / "logs" / "2026" / "11" / "2026-11-30.md").write_text("- [10:00] hi\n")
+    index = "- [Last log](logs/2026/11/2026-11-30.md) — the newest daily log\n"
+    (tmp_path / "MEMORY.md").write_text(index, encoding="utf-8")
+    DeterministicEngine().consolidate(_context(tmp_path), RecordingProgress())
+    assert (tmp_path / "MEMORY.md").read_text(encoding="utf-8") == index
+
+
+def test_it_indexes_orphans_under_the_heading_of_their_type(corpus: Corpus) -> None:
+    dream(corpus)
+    index = MemoryIndex.parse((corpus.root / "MEMORY.md").read_text(encoding="utf-8"))
+    headings = {"user": "User", "feedback": "Feedback", "project": "Projects"}
+    headings["reference"] = "References"
+    assert corpus.orphans
+    for path in corpus.orphans:
+        entry = index.entry_for(path)
+        assert entry is not None, f"{path} is still not indexed"
+        memory = MemoryFile.parse(path, (corpus.root / path).read_bytes())
+        assert entry.title == memory.name
+        assert entry.hook == memory.description
+        assert index.heading_for(entry) == f"## {headings[corpus.types[path]]}"
+
+
+def test_it_shortens_long_entries_and_keeps_what_was_cut_in_the_file(corpus: Corpus) -> None:
+    dream(corpus)
+    assert corpus.long_entries
+    for _target, line in entries(corpus.root):
+        assert len(line) <= 150, line
+    for path, detail in corpus.long_details.items():
+        assert detail in (corpus.root / path).read_text(encoding="utf-8")
+
+
+def test_no_memory_content_is_lost(corpus: Corpus) -> None:
+    before = snapshot(corpus.root)
+    dream(corpus)
+    after = snapshot(corpus.root)
+    kept = {
+        line for path, data in after.items() if path.endswith(".md") for line in body_lines(data)
+    }
+    for path, data in before.items():
+        if path == "MEMORY.md" or path.startswith("team/") or not path.endswith(".md"):
+            continue
+        for line in body_lines(data):
+            for phrase, expected in corpus.relative_dates.get(path, []):
+                line = line.replace(phrase, expected)
+            assert line in kept, f"{path}: {line!r} is gone"
+
+
+def test_a_second_dream_finds_nothing_to_do(corpus: Corpus) -> None:
+    dream(corpus)
+    settled = snapshot(corpus.root)
+    again = dream(corpus)
+    assert again.files_touched == []
+    assert snapshot(corpus.root) == settled
+    assert again.summary.startswith("Nothing to improve")
+
+
+def test_it_lists_stale_memories_without_changing_them(corpus: Corpus) -> None:
+    before = snapshot(corpus.root)
+    result = dream(corpus)
+    untouched = [path for path in corpus.stale if path not in result.files_touched]
+    assert untouched
+    for path in untouched:
+        assert (corpus.root / path).read_bytes() == before[path]
+        assert any(note.startswith(f"{path}: possibly stale") for note in result.notes)
+    assert f"over 90 days old and may be stale: {corpus.stale[0]}" in result.summary or (
+        corpus.stale[0] in result.summary
+    )
+
+
+def test_it_reports_its_phases_and_every_file_it_touched(corpus: Corpus) -> None:
+    before = snapshot(corpus.root)
+    progress = RecordingProgress()
+    result = dream(corpus, progress=progress)
+    after = snapshot(corpus.root)
+
+    changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
+    assert result.files_touched == changed
+    assert sorted(progress.files) == changed
+    assert progress.phases[:3] == ["orient", "gather", "consolidate"]
+    assert progress.phases.index("updating") < progress.phases.index("prune")
+    assert result.engine == "deterministic" and result.model is None
+
+
+def test_it_stops_between_steps_when_cancelled(corpus: Corpus) -> None:
+    progress = RecordingProgress(cancel_after=2)
+    with pytest.raises(DreamCancelled):
+        dream(corpus, progress=progress)
+    assert "prune" not in progress.phases
+
+
+def test_it_never_edits_claude_md_or_files_it_cannot_read(tmp_path: Path) -> None:
+    claude = "# Project rules\n\nWe switched to uv yesterday.\n"
+    broken = "---\nname: never closed\ndescription: x\n\nWe met yesterday.\n"
+    (tmp_path / "CLAUDE.md").write_text(claude, encoding="utf-8")
+    (tmp_path / "broken.md").write_text(broken, encoding="utf-8")
+    (tmp_path / "binary.md").write_bytes(b"\x00\x01yesterday")
+    (tmp_path / "MEMORY.md").write_text(
+        "- [Broken](broken.md) — x\n- [Binary](binary.md) — y\n", encoding="utf-8"
+    )
+    result = DeterministicEngine().consolidate(_context(tmp_path), RecordingProgress())
+    assert (tmp_path / "CLAUDE.md").read_text(encoding="utf-8") == claude
+    assert (tmp_path / "broken.md").read_text(encoding="utf-8") == broken
+    assert (tmp_path / "binary.md").read_bytes() == b"\x00\x01yesterday"
+    assert result.files_touched == []
+    assert any(note.startswith("broken.md: left as it is") for note in result.notes)
+
+
+def test_the_summary_says_what_was_improved(corpus: Corpus) -> None:
+    result = dream(corpus)
+    assert result.summary.startswith("Improved ")
+    for part in ("merged ", "relative date", "index entries that linked no file", "indexed "):
+        assert part in result.summary
