@@ -163,6 +163,27 @@ ANTHROPIC_API_KEY = env_str("ANTHROPIC_API_KEY")
 ANTHROPIC_BASE_URL = env_str("ANTHROPIC_BASE_URL") or None
 MEMSYNC_MODEL = env_str("MEMSYNC_MODEL", "claude-sonnet-4-5")
 
+# --- The dream's schedule and limits ----------------------------------------------------------
+# The beat evaluates every project's gates this often; each entry expires before its next run,
+# so a beat that could not be delivered in time is dropped, not piled up.
+MEMSYNC_DREAM_BEAT_SECONDS = env_number("MEMSYNC_DREAM_BEAT_SECONDS", 600)
+# The Redis lock's TTL; a heartbeat extends it every third of that while a dream runs, so a
+# killed worker's lock frees itself within one TTL.
+MEMSYNC_DREAM_LOCK_TTL_SECONDS = env_number("MEMSYNC_DREAM_LOCK_TTL_SECONDS", 120)
+MEMSYNC_DREAM_MAX_TURNS = int(env_number("MEMSYNC_DREAM_MAX_TURNS", 30))
+MEMSYNC_DREAM_TOKEN_BUDGET = int(env_number("MEMSYNC_DREAM_TOKEN_BUDGET", 400_000))
+# Empty: each project's own engine (auto, deterministic, anthropic). Otherwise that engine
+# for every project, or a custom one as "package.module:factory".
+MEMSYNC_DREAM_ENGINE = env_str("MEMSYNC_DREAM_ENGINE")
+
+CELERY_BEAT_SCHEDULE = {
+    "dream-gates": {
+        "task": "dashboard.tasks.dream.evaluate_dream_gates",
+        "schedule": MEMSYNC_DREAM_BEAT_SECONDS,
+        "options": {"expires": MEMSYNC_DREAM_BEAT_SECONDS * 0.9},
+    },
+}
+
 # --- Web ------------------------------------------------------------------------------------
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard:projects"

@@ -3,4 +3,4 @@
 Tasks are thin: ids in, re-fetch, one domain call, a Run row written, a short summary out.
 """
 
-from . import sync  # noqa: F401  (registers the member-merge task)
+from . import dream, sync  # noqa: F401  (register the dream's tasks and the member merge)

@@ -133,9 +133,13 @@ def run_dream(
     *,
     on_progress: ProgressCallback | None = None,
     cancelled: Callable[[], bool] | None = None,
+    on_locked: Callable[[], None] | None = None,
 ) -> DreamOutcome:
     """Run one dream under both locks; every ending is an outcome, never an exception
-    (except BaseExceptions such as KeyboardInterrupt, which still clean up first)."""
+    (except BaseExceptions such as KeyboardInterrupt, which still clean up first).
+
+    ``on_locked`` is called once both locks are held, before anything changes: the
+    moment the caller knows no other dream of this memory is running."""
     now = request.now or datetime.now(UTC)
     dream_id = request.dream_id or new_dream_id(now)
     try:
@@ -188,6 +192,8 @@ def run_dream(
         )
         outcome: DreamOutcome | None = None
         try:
+            if on_locked is not None:
+                on_locked()
             outcome = _dream(repo, request, dream_id, now, progress)
             stopped = outcome.status in (DreamStatus.CANCELLED, DreamStatus.FAILED)
             if stopped and redis_lock is not None and redis_lock.lost:
