@@ -32,8 +32,9 @@ from .auth import WWW_AUTHENTICATE, authenticate, membership_for
 from .models import ConflictItem, ConflictStatus, Membership, Role, SessionRecord
 from .sync import open_repository, request_dream_gate_check
 
-# Claude Code transcripts of long sessions run to a few megabytes.
-MAX_TRANSCRIPT_BYTES: int = getattr(settings, "MEMSYNC_MAX_TRANSCRIPT_BYTES", 16 * 1024 * 1024)
+# Claude Code transcripts of long sessions run to a few megabytes; the setting
+# MEMSYNC_MAX_TRANSCRIPT_BYTES overrides this.
+MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024
 _ENVELOPE_BYTES = 64 * 1024
 SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 # Client clocks drift; a report further ahead than this would skew the dream's gate.
@@ -50,6 +51,10 @@ class ApiError(Exception):
 
     def response(self) -> JsonResponse:
         return error(self.status, str(self), **self.headers)
+
+
+def transcript_limit() -> int:
+    return int(getattr(settings, "MEMSYNC_MAX_TRANSCRIPT_BYTES", MAX_TRANSCRIPT_BYTES))
 
 
 def error(status: int, message: str, **headers: str) -> JsonResponse:
@@ -104,8 +109,8 @@ def sessions(request: HttpRequest, membership: Membership) -> JsonResponse:
     if transcript is not None:
         if not project.allow_transcripts:
             raise ApiError(403, f"project {project.slug} does not accept transcripts")
-        if len(transcript.encode("utf-8")) > MAX_TRANSCRIPT_BYTES:
-            raise ApiError(413, f"transcript over {MAX_TRANSCRIPT_BYTES:,} bytes")
+        if len(transcript.encode("utf-8")) > transcript_limit():
+            raise ApiError(413, f"transcript over {transcript_limit():,} bytes")
     user = membership.user
     with transaction.atomic():
         record, created = SessionRecord.objects.get_or_create(
@@ -140,7 +145,7 @@ def sessions(request: HttpRequest, membership: Membership) -> JsonResponse:
 
 
 def _json_body(request: HttpRequest) -> dict[str, Any]:
-    limit = MAX_TRANSCRIPT_BYTES + _ENVELOPE_BYTES
+    limit = transcript_limit() + _ENVELOPE_BYTES
     declared = request.META.get("CONTENT_LENGTH") or "0"
     if declared.isdigit() and int(declared) > limit:
         raise ApiError(413, f"request body over {limit:,} bytes")
