@@ -13,7 +13,12 @@ from collections.abc import Callable, Sequence
 
 from memsync.client.errors import CommandError
 
-COMMAND_MODULES = ("memsync.client.commands.local", "memsync.client.commands.dream")
+COMMAND_MODULES = (
+    "memsync.client.commands.local",
+    "memsync.client.commands.dream",
+    "memsync.client.commands.sync",
+    "memsync.client.commands.hooks",
+)
 
 __all__ = ["COMMAND_MODULES", "CommandError", "build_parser", "main"]
 

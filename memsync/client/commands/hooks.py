@@ -1,0 +1,95 @@
+"""``memsync hooks install|uninstall``: memsync's hooks in Claude Code's settings.
+
+``--user`` (the default) edits ``<Claude config dir>/settings.json``, for every project;
+``--project`` edits ``<cwd>/.claude/settings.json``, shared with everyone who clones
+the project. Installed: SessionStart → ``memsync pull --quiet``; SessionEnd and Stop →
+``memsync push --quiet``; with ``--recall`` also UserPromptSubmit →
+``memsync recall --hook``. Uninstall removes all of memsync's hooks and nothing else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from memsync.client.errors import CommandError
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    hooks = subparsers.add_parser("hooks", help="install or remove memsync's Claude Code hooks")
+    actions = hooks.add_subparsers(dest="hooks_action", required=True, metavar="ACTION")
+    install = actions.add_parser("install", help="add the hooks (idempotent)")
+    _scope_arguments(install)
+    install.add_argument(
+        "--recall",
+        action="store_true",
+        help="also recall team memories for each prompt (UserPromptSubmit)",
+    )
+    install.set_defaults(handler=run_install)
+    uninstall = actions.add_parser("uninstall", help="remove memsync's hooks, keep all others")
+    _scope_arguments(uninstall)
+    uninstall.set_defaults(handler=run_uninstall)
+
+
+def _scope_arguments(parser: argparse.ArgumentParser) -> None:
+    scope = parser.add_mutually_exclusive_group()
+    scope.add_argument(
+        "--user", dest="scope", action="store_const", const="user",
+        help="<Claude config dir>/settings.json, all projects (default)",
+    )  # fmt: skip
+    scope.add_argument(
+        "--project", dest="scope", action="store_const", const="project",
+        help="<cwd>/.claude/settings.json, this project, shared through its repository",
+    )  # fmt: skip
+    parser.set_defaults(scope="user")
+    parser.add_argument("--cwd", type=Path, help="the project directory (with --project)")
+
+
+def _settings_path(args: argparse.Namespace) -> Path:
+    from memsync.client.claude import ClaudeCode
+
+    if args.scope == "project":
+        return ClaudeCode.project_settings(args.cwd or Path.cwd())
+    home = Path(os.environ.get("HOME") or Path.home())
+    return ClaudeCode(os.environ, home).user_settings
+
+
+def run_install(args: argparse.Namespace) -> int:
+    from memsync.client import hooks
+
+    path = _settings_path(args)
+    wanted = {**hooks.SYNC_HOOKS, **(hooks.RECALL_HOOKS if args.recall else {})}
+    try:
+        added = hooks.install(path, wanted)
+    except hooks.SettingsError as error:
+        raise CommandError(str(error)) from error
+    if added:
+        print(f"added memsync hooks for {', '.join(added)} to {path}")
+    else:
+        print(f"memsync hooks already in {path}; nothing changed")
+    if shutil.which("memsync", path=os.environ.get("PATH")) is None:
+        where = Path(sys.executable).parent
+        print(
+            f"note: `memsync` is not on your PATH; Claude Code runs hooks through your shell, "
+            f"so add {where} to PATH (or link {where / 'memsync'} into a directory on it)",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def run_uninstall(args: argparse.Namespace) -> int:
+    from memsync.client import hooks
+
+    path = _settings_path(args)
+    try:
+        removed = hooks.uninstall(path)
+    except hooks.SettingsError as error:
+        raise CommandError(str(error)) from error
+    if removed:
+        print(f"removed memsync hooks for {', '.join(removed)} from {path}")
+    else:
+        print(f"no memsync hooks in {path}; nothing changed")
+    return 0
