@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from memsync.secrets.search import Branch, Hit, branches_of, class_end, finditer
+from memsync.secrets.search import Branch, Hit, Subject, branches_of, class_end, finditer
 
 RULES_FILE = "gitleaks.toml"
 
@@ -136,9 +136,9 @@ class Rule:
     def generic(self) -> bool:
         return self.id.startswith("generic")
 
-    def finditer(self, text: str) -> Iterator[Hit]:
+    def finditer(self, text: str | Subject) -> Iterator[Hit]:
         """The matches `regex.finditer(text)` would give, found in linear time."""
-        return finditer(self.branches, text)
+        return finditer(self.branches, text if isinstance(text, Subject) else Subject(text))
 
 
 @dataclass(frozen=True)

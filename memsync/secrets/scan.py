@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from memsync.secrets.findings import Finding, FindingKind
 from memsync.secrets.rules import Rule, RuleSet, load_rules
-from memsync.secrets.search import Hit
+from memsync.secrets.search import Hit, Subject
 
 # Secrets in JSON strings (transcripts, pasted tool output) follow escapes such as
 # `\n`; read literally, `\nAKIA…` has no word boundary before the key. The scan sees
@@ -73,8 +73,9 @@ def _secret_bounds(rule: Rule, hit: Hit) -> tuple[int, int]:
     return hit.start, end
 
 
-def _rule_spans(rules: RuleSet, rule: Rule, view: str, path: str) -> Iterator[SecretSpan]:
-    for hit in rule.finditer(view):
+def _rule_spans(rules: RuleSet, rule: Rule, subject: Subject, path: str) -> Iterator[SecretSpan]:
+    view = subject.text
+    for hit in rule.finditer(subject):
         secret_start, secret_end = _secret_bounds(rule, hit)
         secret = view[secret_start:secret_end]
         if not secret:
@@ -94,8 +95,8 @@ def secret_spans(text: str, path: str = "", rules: RuleSet | None = None) -> lis
     rules = rules or load_rules()
     if path and rules.allowlist.allows_path(path):
         return []
-    view = _scan_view(text)
-    present = rules.keywords_in(view.lower())
+    subject = Subject(_scan_view(text))
+    present = rules.keywords_in(subject.lowered)
     spans: list[SecretSpan] = []
     order = {rule.id: n for n, rule in enumerate(rules.rules)}
     for rule in rules.rules:
@@ -107,7 +108,7 @@ def secret_spans(text: str, path: str = "", rules: RuleSet | None = None) -> lis
             continue
         if rule.keywords and present.isdisjoint(rule.keywords):
             continue
-        spans.extend(_rule_spans(rules, rule, view, path))
+        spans.extend(_rule_spans(rules, rule, subject, path))
     spans.sort(key=lambda s: (s.start, -s.end, s.rule.generic, order[s.rule.id]))
     kept: list[SecretSpan] = []
     covered = -1

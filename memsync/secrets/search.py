@@ -4,9 +4,10 @@ gitleaks runs Go's RE2, whose cost grows linearly with the text. Python's `re`
 backtracks, and two shapes in the rule set make it retry work at every position:
 
 * a leading lazy identifier run, `[\\w.-]{0,50}?` before the keyword (99 rules), retried
-  at each character of the text. `IdentifierRunBranch` searches from the keyword on and
-  measures the run backwards afterwards: the leftmost match of the whole pattern starts
-  at the leftmost keyword match, as far back as the run reaches.
+  at each character of the text. `IdentifierRunBranch` matches from the keyword on, only
+  where the lower-cased text holds one of the keyword's literal beginnings (its
+  anchors), and measures the run backwards afterwards: the leftmost match of the whole
+  pattern starts at the leftmost keyword match, as far back as the run reaches.
 * `\\bcurl\\b(?:.*?|.*?(?:[\\r\\n]{1,2}.*?){1,5})<tail>` (the two curl rules), which
   rescans the rest of the line from every `curl`: quadratic on one long line of shell
   commands, seconds for a transcript line. `GapBranch` runs the untouched pattern only
@@ -21,6 +22,7 @@ rule yields exactly the matches of its untouched pattern.
 
 from __future__ import annotations
 
+import bisect
 import re
 import string
 from collections.abc import Iterator
@@ -38,6 +40,39 @@ _GAP_SHAPE = re.compile(
 _LEADING_FLAGS = re.compile(r"^\(\?[a-z]+\)")
 
 
+# What may start a keyword alternative: literal characters, or a class of one letter's
+# two cases (`[Aa]`); anything else ends the alternative's anchor.
+_ANCHOR_CHARS = re.compile(r"(?:[A-Za-z0-9_,-]|\[(?P<a>[A-Za-z])(?P<b>[A-Za-z])\])(?![?*+{])")
+
+
+class Subject:
+    """A text being scanned, with what several rules need from it computed once."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lowered = text.lower()
+        self._anchored: dict[tuple[str, ...], list[int]] = {}
+
+    def anchor_positions(self, anchors: tuple[str, ...]) -> list[int] | None:
+        """Every offset where one of `anchors` starts in the lower-cased text, sorted.
+
+        None when lower-casing changed the text's length (a few Unicode letters grow),
+        so that offsets in the lower-cased text no longer point into the original.
+        """
+        if len(self.lowered) != len(self.text):
+            return None
+        positions = self._anchored.get(anchors)
+        if positions is None:
+            found: set[int] = set()
+            for anchor in anchors:
+                at = self.lowered.find(anchor)
+                while at >= 0:
+                    found.add(at)
+                    at = self.lowered.find(anchor, at + 1)
+            positions = self._anchored[anchors] = sorted(found)
+        return positions
+
+
 @dataclass(frozen=True)
 class Hit:
     """A match of a whole pattern: where it starts and ends, and a match object
@@ -49,15 +84,15 @@ class Hit:
 
 
 class Branch(Protocol):
-    def search(self, text: str, pos: int) -> Hit | None: ...
+    def search(self, subject: Subject, pos: int) -> Hit | None: ...
 
 
 @dataclass(frozen=True)
 class PlainBranch:
     pattern: re.Pattern[str]
 
-    def search(self, text: str, pos: int) -> Hit | None:
-        found = self.pattern.search(text, pos)
+    def search(self, subject: Subject, pos: int) -> Hit | None:
+        found = self.pattern.search(subject.text, pos)
         return None if found is None else Hit(found.start(), found.end(), found)
 
 
@@ -66,11 +101,24 @@ class IdentifierRunBranch:
     # The branch from its keyword on, and the longest identifier run before it.
     pattern: re.Pattern[str]
     longest_run: int
+    # Lower-case beginnings, one of which every match of `pattern` starts with.
+    anchors: tuple[str, ...] = ()
 
-    def search(self, text: str, pos: int) -> Hit | None:
-        found = self.pattern.search(text, pos)
+    def _keyword_match(self, subject: Subject, pos: int) -> re.Match[str] | None:
+        positions = subject.anchor_positions(self.anchors) if self.anchors else None
+        if positions is None:
+            return self.pattern.search(subject.text, pos)
+        for n in range(bisect.bisect_left(positions, pos), len(positions)):
+            found = self.pattern.match(subject.text, positions[n])
+            if found is not None:
+                return found
+        return None
+
+    def search(self, subject: Subject, pos: int) -> Hit | None:
+        found = self._keyword_match(subject, pos)
         if found is None:
             return None
+        text = subject.text
         floor = max(pos, found.start() - self.longest_run)
         start = found.start()
         while start > floor and text[start - 1] in _IDENTIFIER_CHARS:
@@ -89,7 +137,8 @@ class GapBranch:
         # Each repetition of the gap's second form takes at most two line breaks.
         return gap.count("\n") <= 10 and self.gap.fullmatch(gap) is not None
 
-    def search(self, text: str, pos: int) -> Hit | None:
+    def search(self, subject: Subject, pos: int) -> Hit | None:
+        text = subject.text
         tail: re.Match[str] | None = None
         for head in self.head.finditer(text, pos):
             if tail is None or tail.start() < head.end():
@@ -142,13 +191,84 @@ def top_level_alternatives(pattern: str) -> list[str]:
     return parts
 
 
+def _group_end(pattern: str, i: int) -> int:
+    """Index just past the group opening at `pattern[i]`."""
+    depth = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i = class_end(pattern, i)
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise ValueError("unterminated group")
+
+
+def _anchors_of_group(pattern: str, i: int) -> set[str] | None:
+    """The literal beginnings of a group at `pattern[i]` that is not repeated."""
+    end = _group_end(pattern, i)
+    if pattern[end : end + 1] in ("?", "*", "+", "{"):
+        return None
+    opening = re.match(r"\((?:\?(?:-?i)?:)?", pattern[i:])
+    assert opening is not None
+    anchors: set[str] = set()
+    for alternative in top_level_alternatives(pattern[i + opening.end() : end - 1]):
+        if alternative.startswith("("):
+            inner = _anchors_of_group(alternative, 0)
+            if inner is None:
+                return None
+            anchors |= inner
+            continue
+        literal, at = "", 0
+        while (char := _ANCHOR_CHARS.match(alternative, at)) is not None:
+            if char.group("a") and char.group("a").lower() != char.group("b").lower():
+                break
+            literal += (char.group("a") or char.group(0)).lower()
+            at = char.end()
+        if not literal:
+            return None
+        anchors.add(literal)
+    return anchors
+
+
+def keyword_anchors(keyword_pattern: str) -> tuple[str, ...]:
+    """Lower-case literals one of which starts every match of `keyword_pattern`.
+
+    The pattern is a branch from its keyword on: optional flags, then a group of
+    keyword alternatives. Empty when that shape is not recognised (no anchors, the
+    pattern is searched as it is).
+    """
+    start = re.match(r"\(\?i\)|\(\?i:", keyword_pattern)
+    i = start.end() if start else 0
+    if not keyword_pattern.startswith("(?:", i):
+        return ()
+    try:
+        anchors = _anchors_of_group(keyword_pattern, i)
+    except ValueError:
+        return ()
+    if not anchors:
+        return ()
+    # "passw" makes "password" redundant: every place the latter starts, so does the former.
+    return tuple(sorted(a for a in anchors if not any(b != a and a.startswith(b) for b in anchors)))
+
+
 def _branch(flags: str, alternative: str, whole: re.Pattern[str] | None) -> Branch:
     run = _IDENTIFIER_RUN.match(alternative)
     if run is not None:
         rest = alternative[run.end() :]
         if run.group("inner"):
-            return IdentifierRunBranch(re.compile(flags + "(?i:" + rest, re.ASCII), 100)
-        return IdentifierRunBranch(re.compile(flags + rest, re.ASCII), 50)
+            keyword = flags + "(?i:" + rest
+            return IdentifierRunBranch(re.compile(keyword, re.ASCII), 100, keyword_anchors(keyword))
+        keyword = flags + rest
+        return IdentifierRunBranch(re.compile(keyword, re.ASCII), 50, keyword_anchors(keyword))
     gap = _GAP_SHAPE.match(alternative)
     if gap is not None:
         return GapBranch(
@@ -178,7 +298,7 @@ def branches_of(regex: re.Pattern[str], secret_group: int) -> tuple[Branch, ...]
         return (PlainBranch(regex),)
 
 
-def finditer(branches: tuple[Branch, ...], text: str) -> Iterator[Hit]:
+def finditer(branches: tuple[Branch, ...], subject: Subject) -> Iterator[Hit]:
     """The non-overlapping leftmost matches of the branches' whole pattern, in order."""
     hits: list[Hit | None] = [None] * len(branches)
     exhausted = [False] * len(branches)
@@ -190,7 +310,7 @@ def finditer(branches: tuple[Branch, ...], text: str) -> Iterator[Hit]:
                 continue
             hit = hits[n]
             if hit is None or hit.start < pos:
-                hit = hits[n] = branch.search(text, pos)
+                hit = hits[n] = branch.search(subject, pos)
                 if hit is None:
                     exhausted[n] = True
                     continue

@@ -9,7 +9,13 @@ from hypothesis import strategies as st
 
 from memsync.secrets import load_rules, scan_text
 from memsync.secrets.rules import Rule
-from memsync.secrets.search import GapBranch, IdentifierRunBranch, PlainBranch
+from memsync.secrets.search import (
+    GapBranch,
+    IdentifierRunBranch,
+    PlainBranch,
+    Subject,
+    keyword_anchors,
+)
 
 
 def _rewritten_rules() -> list[Rule]:
@@ -146,6 +152,30 @@ def test_most_rules_are_searched_from_their_keyword_and_the_curl_rules_by_their_
     gap = {r.id for r in rewritten if any(isinstance(b, GapBranch) for b in r.branches)}
     assert len(identifier) >= 90
     assert gap == {"curl-auth-header", "curl-auth-user"}
+
+
+def test_keyword_anchors_are_the_literal_beginnings_of_the_alternatives() -> None:
+    generic = r"(?i)(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret)x"
+    assert keyword_anchors(generic) == (
+        "access", "api", "auth", "credential", "creds", "key", "passw", "secret",
+    )  # fmt: skip
+    assert keyword_anchors(r"(?i:(?:(?-i:[Mm]eraki|MERAKI))[ \t]") == ("meraki",)
+    assert keyword_anchors(r"(?i)(?:linked[_-]?in)") == ("linked",)
+    # No anchors where a match could start otherwise: searched as it is.
+    assert keyword_anchors(r"(?i)(?:abc)?def") == ()
+    assert keyword_anchors(r"(?i)(?:[ab]x|cd)") == ()
+    assert keyword_anchors(r"(?i)(?:a.b|c)") == ("a", "c")
+
+
+def test_text_that_grows_when_lower_cased_is_searched_without_anchors() -> None:
+    # "İ" lower-cases to two code points: offsets in the lower-cased text would drift.
+    text = "İstanbul İzmir\napi_key = 'Zq9xW3vB7nM1kL5jH2gF'\nİ token: 'a8c3Zq9xW3vB7nM1kL5j'"
+    subject = Subject(text)
+    assert len(subject.lowered) != len(text)
+    assert subject.anchor_positions(("key",)) is None
+    rule = load_rules().rule("generic-api-key")
+    assert _as_searched(rule, text) == _as_upstream(rule, text)
+    assert len(_as_upstream(rule, text)) == 2
 
 
 def test_a_long_line_of_shell_commands_is_scanned_in_linear_time() -> None:
