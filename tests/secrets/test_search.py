@@ -95,7 +95,7 @@ TEXTS = st.lists(
 ).map("\n".join)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=60))
 def test_it_finds_the_same_matches_in_any_jumble_of_rule_fragments(pieces: list[str]) -> None:
     text = "".join(pieces)
@@ -103,7 +103,7 @@ def test_it_finds_the_same_matches_in_any_jumble_of_rule_fragments(pieces: list[
         assert _as_searched(rule, text) == _as_upstream(rule, text), rule.id
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(TEXTS)
 def test_it_finds_the_same_matches_in_assignments_and_curl_commands(text: str) -> None:
     for rule in _rewritten_rules():
