@@ -98,10 +98,11 @@ class Allowlist:
     stopwords: tuple[str, ...] = ()
     paths: tuple[re.Pattern[str], ...] = ()
 
-    def allows(self, *, secret: str, match: str, line: str, path: str) -> bool:
+    def allows(self, *, secret: str, match: str, line: str, path: str | None) -> bool:
+        """Whether the finding is allowed; `path=None` leaves the paths out of it."""
         target = {"secret": secret, "match": match, "line": line}[self.regex_target]
         checks: list[bool] = []
-        if self.paths:
+        if self.paths and path is not None:
             checks.append(any(p.search(path) for p in self.paths))
         if self.regexes:
             checks.append(any(r.search(target) for r in self.regexes))

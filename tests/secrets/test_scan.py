@@ -142,6 +142,16 @@ def test_a_rule_allowlist_path_lets_the_documented_file_through() -> None:
     assert [f.rule_id for f in scan_text("notes/README.md", text)] == ["github-pat"]
 
 
+def test_the_global_path_allowlist_skips_lock_files_but_never_a_memory_file() -> None:
+    token = next(f.value for f in FAKES if f.rule_id == "github-pat")
+    text = f"token {token}\n"
+    assert scan_text("web/package-lock.json", text) == []
+    assert scan_text("node_modules/pkg/index.js", text) == []
+    # Upstream's `gitleaks\.toml` is unanchored; a memory named like it is still read.
+    assert [f.rule_id for f in scan_text("notes/gitleaks.toml.md", text)] == ["github-pat"]
+    assert [f.rule_id for f in scan_text("node_modules/notes.md", text)] == ["github-pat"]
+
+
 def test_a_path_restricted_rule_only_looks_at_its_own_files() -> None:
     text = 'administrator_login_password = "Qm7xK2pL9v"\n'
     assert [f.rule_id for f in scan_text("infra/main.tf", text)] == ["hashicorp-tf-password"]
