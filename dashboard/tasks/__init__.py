@@ -4,3 +4,4 @@ Tasks are thin: ids in, re-fetch, one domain call, a Run row written, a short su
 """
 
 from . import dream, sync  # noqa: F401  (register the dream's tasks and the member merge)
+from . import extract  # noqa: F401  (extraction of uploaded transcripts)

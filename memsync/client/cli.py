@@ -18,6 +18,8 @@ COMMAND_MODULES = (
     "memsync.client.commands.dream",
     "memsync.client.commands.sync",
     "memsync.client.commands.hooks",
+    "memsync.client.commands.extract",
+    "memsync.client.commands.recall",
 )
 
 __all__ = ["COMMAND_MODULES", "CommandError", "build_parser", "main"]

@@ -1,0 +1,97 @@
+"""Extraction on the server: onto a member's branch, never onto ``main`` (SPEC E5, T1).
+
+An uploaded session belongs to one member, so its extraction lands on
+``members/<user>`` and reaches ``main`` the way a push does: through the member
+merge, with its secret scan and review. The work happens in a worktree of its own
+(``extract/<name>`` started from ``main`` when the member's branch is already merged
+there, else from the member's branch), so nothing a member pushes meanwhile is
+touched. The result moves the member's branch with a compare-and-swap: if the
+member pushed during the extraction, `MemberBranchMoved` is raised and nothing
+changes (the caller keeps the cursor, the next upload retries).
+
+Before anything is committed the changes are screened as a push would be: secrets,
+the size cap, path safety, encoding (`screen_for_team`). A refused extraction
+leaves no commit and no blob behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from memsync.extract.engine import ExtractionEngine
+from memsync.extract.run import SKIPPED, ExtractionResult, extract_session
+from memsync.extract.skip import skip_reason
+from memsync.extract.transcript import Transcript
+from memsync.secrets import check_blob, check_path
+from memsync.store import MAIN, GitError, Identity, MemoryRepo
+
+_NO_COMMIT = "0" * 40
+
+
+class MemberBranchMoved(Exception):
+    """The member's branch changed while the extraction ran; nothing was stored."""
+
+
+def screen_for_team(changes: Mapping[str, bytes | None]) -> list[str]:
+    """What would refuse these changes in a push (messages never hold the secret)."""
+    messages = []
+    for path, data in sorted(changes.items()):
+        unsafe = check_path(path)
+        if unsafe is not None:
+            messages.append(unsafe.message())
+        elif data is not None:
+            messages += [finding.message() for finding in check_blob(path, data)]
+    return messages
+
+
+def extract_onto_branch(
+    repo: MemoryRepo,
+    transcript: Transcript,
+    engine: ExtractionEngine,
+    *,
+    branch: str,
+    workdir: Path,
+    since: int,
+    every_turns: int = 1,
+    author: Identity | None = None,
+) -> ExtractionResult:
+    """Extract into a worktree at `workdir` and move `branch` to the result.
+
+    `workdir` must not exist; it is removed afterwards, with its temporary branch.
+    """
+    skip = skip_reason(transcript, every_turns=every_turns)
+    if skip is not None:
+        cursor = transcript.next_cursor if skip.advance else since
+        return ExtractionResult(
+            transcript.session_id, SKIPPED, cursor, engine.name, reason=skip.reason
+        )
+    ref = f"refs/heads/{branch}"
+    tip = repo.rev_parse(ref)
+    main = repo.rev_parse(MAIN)
+    start = main if tip is None or (main is not None and repo.is_ancestor(tip, main)) else tip
+    assert start is not None, "a memsync repository always has a first commit on main"
+    scratch = f"extract/{workdir.name}"
+    worktree = repo.add_worktree(workdir, scratch, start)
+    try:
+        result = extract_session(
+            worktree,
+            transcript,
+            engine,
+            since=since,
+            every_turns=every_turns,
+            screen=screen_for_team,
+            author=author,
+        )
+        if result.commit is not None:
+            try:
+                repo.update_ref(ref, result.commit, old=tip or _NO_COMMIT)
+            except GitError as error:
+                raise MemberBranchMoved(
+                    f"{branch} moved while the extraction ran; it was left as it is"
+                ) from error
+        return result
+    finally:
+        repo.remove_worktree(workdir)
+        if repo.rev_parse(f"refs/heads/{scratch}") is not None:
+            repo.delete_branch(scratch)

@@ -1,0 +1,339 @@
+"""The deterministic extraction engine: explicit requests only, no model (SPEC E3).
+
+"Remember X" becomes a memory at once: a topic file ``<type>_<subject>.md`` with
+frontmatter and, for feedback and project, the rule or fact followed by **Why:** and
+**How to apply:** lines, plus its line in ``MEMORY.md``. An existing memory on the
+same subject (the same file name, or a name and description sharing most of their
+words with the statement) is updated instead: the latest statement wins, its other
+frontmatter keys are kept. Relative dates become absolute, counted from the time of
+the message that said them. What SPEC F5 excludes is refused and reported.
+
+"Forget X" deletes the memory X names best, and its index line — but only when that
+match is confident. Confidence is the share of the request's words (weighted by how
+rare each is among the memories, so "pnpm" counts for more than "deploy") found in
+the memory: words in its name, description or file name count fully, words only in
+its body count half. Deleting is the one step here that loses something, so a match
+must reach 0.6 and clearly beat the runner-up (by 0.2): a memory that only mentions
+the subject in its body (at most 0.5) is never deleted, nor is one of two equally
+good candidates. A request that misses is reported, never guessed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from memsync.extract.engine import DETERMINISTIC, EngineOutcome, ExtractionRequest, Refusal
+from memsync.extract.exclusions import never_saved
+from memsync.extract.explicit import (
+    ExplicitRequest,
+    classify,
+    find_requests,
+    is_chinese,
+    sentence_case,
+    split_reason,
+)
+from memsync.memory import (
+    INDEX_FILENAME,
+    MAX_ENTRY_CHARS,
+    STRUCTURED_TYPES,
+    MemoryFile,
+    MemoryIndex,
+    rewrite_relative_dates,
+)
+from memsync.recall.rank import tokenize
+
+FORGET_THRESHOLD = 0.6
+FORGET_MARGIN = 0.2
+# Name-and-description overlap (Jaccard of terms) above which a statement updates an
+# existing memory of the same type instead of adding a near-duplicate.
+SAME_SUBJECT = 0.5
+MAX_DESCRIPTION_CHARS = 150
+MAX_NAME_CHARS = 60
+MAX_SLUG_CHARS = 40
+
+# Words that say "a memory" rather than which one: "forget the pnpm rule".
+_FORGET_FILLER = set(
+    tokenize(
+        "memory memories note notes rule rules thing things stuff entry fact facts said told "
+        "about preference preferences instruction instructions reminder remembered what my "
+        "the that this you i asked saved 记忆 规则 那条 这条 关于 偏好 内容 说过 提醒 之前"
+    )
+)
+_SLUG_STOP = frozenset(
+    (  # noqa: SIM905
+        "a an the and or but of to in on at for with by from as is are was were be been it its "
+        "this that these those we you i my our your they them he she use using always never "
+        "dont don do not must should make sure please when every all any"
+    ).split()
+)
+# Leading words a Chinese statement's subject starts after: 我是…, 请把…, 都用…
+_CJK_SLUG_SKIP = "我你他她它们是请把要都也就在"
+
+
+@dataclass
+class _Directory:
+    """The memory directory while requests are applied; written once at the end."""
+
+    root: Path
+    index: MemoryIndex
+    files: dict[str, MemoryFile]
+    written: dict[str, None] = field(default_factory=dict)
+    deleted: dict[str, None] = field(default_factory=dict)
+    index_changed: bool = False
+
+    @classmethod
+    def read(cls, root: Path) -> _Directory:
+        index_path = root / INDEX_FILENAME
+        index = (
+            MemoryIndex.parse_bytes(index_path.read_bytes())
+            if index_path.is_file()
+            else MemoryIndex.empty()
+        )
+        files = {}
+        for path in sorted(root.glob("*.md")):
+            if path.name == INDEX_FILENAME or not path.is_file() or path.is_symlink():
+                continue
+            memory = MemoryFile.parse(path.name, path.read_bytes())
+            if memory.is_text:
+                files[path.name] = memory
+        return cls(root, index, files)
+
+    def put(self, memory: MemoryFile, title: str, hook: str) -> None:
+        self.files[memory.path] = memory
+        self.written[memory.path] = None
+        self.deleted.pop(memory.path, None)
+        updated = self.index.with_entry(title, memory.path, hook)
+        self.index_changed |= updated != self.index
+        self.index = updated
+
+    def remove(self, path: str) -> None:
+        self.files.pop(path, None)
+        self.written.pop(path, None)
+        self.deleted[path] = None
+        updated = self.index.without_entry(path)
+        self.index_changed |= updated != self.index
+        self.index = updated
+
+    def save(self) -> None:
+        for path in self.written:
+            (self.root / path).write_bytes(self.files[path].render())
+        for path in self.deleted:
+            (self.root / path).unlink(missing_ok=True)
+        if self.index_changed:
+            (self.root / INDEX_FILENAME).write_bytes(self.index.render_bytes())
+
+
+class DeterministicEngine:
+    name = DETERMINISTIC
+
+    def extract(self, request: ExtractionRequest) -> EngineOutcome:
+        outcome = EngineOutcome(engine=self.name)
+        directory = _Directory.read(request.workdir)
+        for message in request.messages:
+            for found in find_requests(message):
+                day = (found.timestamp or request.now).date()
+                if found.action == "remember":
+                    _remember(directory, found, day, request, outcome)
+                else:
+                    _forget(directory, found, outcome)
+        directory.save()
+        outcome.written = list(directory.written)
+        outcome.deleted = list(directory.deleted)
+        return outcome
+
+
+def _remember(
+    directory: _Directory,
+    found: ExplicitRequest,
+    day: date,
+    request: ExtractionRequest,
+    outcome: EngineOutcome,
+) -> None:
+    text, _ = rewrite_relative_dates(found.text, day)
+    excluded = never_saved(text, request.claude_md)
+    if excluded is not None:
+        outcome.refused.append(Refusal(found.message_index, text, excluded.message()))
+        outcome.notes.append(f"#{found.message_index}: {excluded.message()}: {text!r}")
+        return
+    kind = classify(text, found.rule)
+    statement = split_reason(text) if kind in STRUCTURED_TYPES else None
+    fact = sentence_case(statement.fact if statement else text)
+    description = _one_line(fact, MAX_DESCRIPTION_CHARS)
+    body = _body(kind, fact, statement.why if statement else None, day, is_chinese(text))
+    existing = _same_subject(directory, kind, fact)
+    if existing is not None:
+        memory = directory.files[existing].replace(description=description, body=body)
+        title = _title_of(directory, existing, memory)
+        verb = "updated"
+    else:
+        path = _free_name(directory, f"{kind}_{_slug(fact)}.md")
+        title = _title(fact)
+        extra = {"originSessionId": request.session_id} if request.session_id else None
+        memory = MemoryFile.create(
+            path, name=title, description=description, type=kind, body=body, extra=extra
+        )
+        verb = "saved"
+    hook = description if description != title else ""
+    directory.put(memory, title, _hook(title, memory.path, hook))
+    outcome.notes.append(f"#{found.message_index}: {verb} {kind} memory {memory.path}")
+
+
+def _forget(directory: _Directory, found: ExplicitRequest, outcome: EngineOutcome) -> None:
+    ranked = rank_for_forget(found.text, directory.files)
+    best = ranked[0] if ranked else None
+    runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+    if best is None or best[1] < FORGET_THRESHOLD:
+        outcome.notes.append(
+            f"#{found.message_index}: nothing forgotten: no memory matches {found.text!r} "
+            "confidently enough"
+        )
+        return
+    if best[1] - runner_up < FORGET_MARGIN:
+        close = ", ".join(path for path, score in ranked[:3] if best[1] - score < FORGET_MARGIN)
+        outcome.notes.append(
+            f"#{found.message_index}: nothing forgotten: {found.text!r} matches several "
+            f"memories equally ({close}); ask again more precisely"
+        )
+        return
+    directory.remove(best[0])
+    outcome.notes.append(f"#{found.message_index}: forgot {best[0]} ({best[1]:.2f})")
+
+
+def rank_for_forget(target: str, files: dict[str, MemoryFile]) -> list[tuple[str, float]]:
+    """Memories by how confidently `target` names them (0–1), best first; see the module
+    docstring for the measure."""
+    wanted = {term for term in tokenize(target) if term not in _FORGET_FILLER}
+    if not wanted or not files:
+        return []
+    heads: dict[str, set[str]] = {}
+    bodies: dict[str, set[str]] = {}
+    for path, memory in files.items():
+        stem = path.removesuffix(".md")
+        heads[path] = set(tokenize(f"{memory.name or ''} {memory.description or ''} {stem}"))
+        bodies[path] = set(tokenize(memory.body))
+    count = len(files)
+    weight = {}
+    for term in wanted:
+        holders = sum(1 for path in files if term in heads[path] or term in bodies[path])
+        weight[term] = math.log(1 + (count + 1) / (holders + 0.5))
+    total = sum(weight.values())
+    scores = []
+    for path in files:
+        found = sum(
+            weight[term] * (1.0 if term in heads[path] else 0.5 if term in bodies[path] else 0.0)
+            for term in wanted
+        )
+        scores.append((path, found / total))
+    scores.sort(key=lambda item: (-item[1], item[0]))
+    return scores
+
+
+def _same_subject(directory: _Directory, kind: str, fact: str) -> str | None:
+    slugged = f"{kind}_{_slug(fact)}.md"
+    if slugged in directory.files and directory.files[slugged].memory_type == kind:
+        return slugged
+    terms = set(tokenize(fact))
+    best: tuple[float, str] | None = None
+    for path, memory in directory.files.items():
+        if memory.memory_type != kind:
+            continue
+        other = set(tokenize(f"{memory.name or ''} {memory.description or ''}"))
+        union = terms | other
+        overlap = len(terms & other) / len(union) if union else 0.0
+        if overlap >= SAME_SUBJECT and (best is None or overlap > best[0]):
+            best = (overlap, path)
+    return best[1] if best else None
+
+
+def _body(kind: str, fact: str, why: str | None, day: date, chinese: bool) -> str:
+    sentence = (
+        fact
+        if fact.endswith((".", "。", "!", "！", "?", "？"))
+        else fact + ("。" if chinese else ".")
+    )
+    if kind not in STRUCTURED_TYPES:
+        return sentence + "\n"
+    when = day.isoformat()
+    if chinese:
+        reason = why or f"用户在 {when} 明确要求记住，没有说明原因。"
+        apply = (
+            "以后的每次会话都直接遵循，不必等用户再提醒。"
+            if kind == "feedback"
+            else "规划和评审这个项目的工作时考虑这一点。"
+        )
+    else:
+        reason = (
+            sentence_case(why) if why else f"The user asked for this on {when}; no reason given."
+        )
+        apply = (
+            "In every session on this project, without waiting to be reminded."
+            if kind == "feedback"
+            else "Take it into account when planning or reviewing work on this project."
+        )
+    reason = reason if reason.endswith((".", "。")) else reason + ("。" if chinese else ".")
+    return f"{sentence}\n\n**Why:** {reason}\n**How to apply:** {apply}\n"
+
+
+def _slug(text: str) -> str:
+    words = [
+        word
+        for word in re.findall(r"[a-z0-9]+", text.lower())
+        if word not in _SLUG_STOP and not word.isdigit()
+    ]
+    parts: list[str] = []
+    for word in words:
+        if len(parts) == 4 or len("_".join([*parts, word])) > MAX_SLUG_CHARS:
+            break
+        parts.append(word)
+    if len(parts) < 2:
+        chars = re.sub(r"[^\u3400-\u9fff]", "", text).lstrip(_CJK_SLUG_SKIP)
+        if chars:
+            parts.append(chars[:8])
+    return "_".join(parts) or "note"
+
+
+def _free_name(directory: _Directory, wanted: str) -> str:
+    if wanted not in directory.files and not (directory.root / wanted).exists():
+        return wanted
+    stem = wanted.removesuffix(".md")
+    number = 2
+    while (
+        f"{stem}_{number}.md" in directory.files
+        or (directory.root / f"{stem}_{number}.md").exists()
+    ):
+        number += 1
+    return f"{stem}_{number}.md"
+
+
+def _title_of(directory: _Directory, path: str, memory: MemoryFile) -> str:
+    entry = directory.index.entry_for(path)
+    return entry.title if entry is not None else (memory.name or path.removesuffix(".md"))
+
+
+def _title(fact: str) -> str:
+    """A few words naming the memory: the statement's opening, cut at a word."""
+    if is_chinese(fact):
+        return fact if len(fact) <= 12 else fact[:12].rstrip("，,；;：: ") + "…"
+    words = fact.split()
+    title = " ".join(words[:5]) + ("…" if len(words) > 5 else "")
+    return _one_line(title.rstrip(",;:"), MAX_NAME_CHARS)
+
+
+def _hook(title: str, path: str, description: str) -> str:
+    # "- [Title](path) — hook" within MAX_ENTRY_CHARS (SPEC F3).
+    room = MAX_ENTRY_CHARS - len(f"- [{title}]({path}) — ")
+    return _one_line(description, max(room, 20))
+
+
+def _one_line(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    if " " in cut and not is_chinese(cut):
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(" ,;:，；：") + "…"

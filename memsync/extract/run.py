@@ -1,0 +1,305 @@
+"""One extraction: new messages in, at most one ``extract`` commit out (SPEC E1–E5).
+
+1. The skip rules (E4) decide first, before anything is read or spent.
+2. The last `max_messages` new messages, the existing memories (the manifest: all of
+   them, or the 200 closest to what the messages talk about when there are more)
+   and the engine run against the memory directory — the developer's own, or a
+   worktree on the server.
+3. Afterwards the index follows the files: a topic file saved without its
+   ``MEMORY.md`` line gets one, a forgotten file loses its line. Only top-level
+   topic files and ``MEMORY.md`` are committed; anything else an engine wrote
+   (``team/``, ``logs/``) is left uncommitted and reported.
+4. The changes are screened (the server refuses secrets as for a push), then
+   committed as one commit ``extract: <session> — saved N memories`` (or "saved N,
+   forgot M") with the session, the message range, the engine, the model and the
+   tokens as trailers. No changes, no commit. The cursor advances either way, except
+   for a throttled span and a failed run, whose messages are analysed next time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memsync.extract.engine import EngineOutcome, ExtractionEngine, ExtractionRequest, Refusal
+from memsync.extract.llm import ExtractionFailed
+from memsync.extract.skip import skip_reason
+from memsync.extract.transcript import Transcript
+from memsync.memory import (
+    INDEX_FILENAME,
+    MemoryFile,
+    MemoryIndex,
+    is_topic_path,
+    rewrite_relative_dates,
+)
+from memsync.recall.manifest import read_documents
+from memsync.recall.rank import RecallDocument, RecallIndex
+from memsync.store import CommitKind, Identity, MemoryRepo
+
+MAX_MESSAGES = 200
+MANIFEST_LIMIT = 200  # Claude Code lists at most 200 memory files
+
+SAVED = "saved"
+NO_CHANGES = "no-changes"
+SKIPPED = "skipped"
+REFUSED = "refused"
+FAILED = "failed"
+
+Screen = Callable[[Mapping[str, bytes | None]], Sequence[str]]
+
+
+@dataclass
+class ExtractionResult:
+    session_id: str | None
+    status: str  # saved, no-changes, skipped, refused, failed
+    cursor: int  # store this; the next run reads messages from here
+    engine: str | None = None
+    model: str | None = None
+    reason: str | None = None  # why it was skipped, refused or failed
+    first_message: int | None = None
+    last_message: int | None = None
+    saved: list[str] = field(default_factory=list)
+    forgotten: list[str] = field(default_factory=list)
+    refused: list[Refusal] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    denials: list[str] = field(default_factory=list)
+    usage: dict[str, int] = field(default_factory=dict)
+    turns: int = 0
+    commit: str | None = None
+
+    @property
+    def summary(self) -> str:
+        """``saved 2 memories``, ``saved 1, forgot 1``, or what happened instead."""
+        if self.status in (SAVED, NO_CHANGES):
+            return change_summary(len(self.saved), len(self.forgotten))
+        return f"{self.status}: {self.reason}" if self.reason else self.status
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "session": self.session_id,
+            "status": self.status,
+            "summary": self.summary,
+            "reason": self.reason,
+            "engine": self.engine,
+            "model": self.model,
+            "messages": (
+                [self.first_message, self.last_message] if self.first_message is not None else None
+            ),
+            "cursor": self.cursor,
+            "saved": list(self.saved),
+            "forgotten": list(self.forgotten),
+            "refused": [refusal.to_dict() for refusal in self.refused],
+            "notes": list(self.notes),
+            "denials": list(self.denials),
+            "usage": dict(self.usage),
+            "turns": self.turns,
+            "commit": self.commit,
+        }
+
+
+def change_summary(saved: int, forgotten: int) -> str:
+    if forgotten:
+        return f"saved {saved}, forgot {forgotten}"
+    return f"saved {saved} {'memory' if saved == 1 else 'memories'}"
+
+
+def tokens_trailer(usage: Mapping[str, int]) -> str:
+    """``in=1200 out=340 cache_read=0 cache_write=800``, as the dream writes it."""
+    return (
+        f"in={usage.get('input_tokens', 0)} out={usage.get('output_tokens', 0)} "
+        f"cache_read={usage.get('cache_read_input_tokens', 0)} "
+        f"cache_write={usage.get('cache_creation_input_tokens', 0)}"
+    )
+
+
+def extract_session(
+    repo: MemoryRepo,
+    transcript: Transcript,
+    engine: ExtractionEngine,
+    *,
+    since: int,
+    every_turns: int = 1,
+    max_messages: int = MAX_MESSAGES,
+    now: datetime | None = None,
+    claude_md: str = "",
+    screen: Screen | None = None,
+    author: Identity | None = None,
+) -> ExtractionResult:
+    """Extract from the messages `transcript` holds (read from cursor `since`) into the
+    checked-out branch of `repo`."""
+    session = transcript.session_id
+    skip = skip_reason(transcript, every_turns=every_turns)
+    if skip is not None:
+        cursor = transcript.next_cursor if skip.advance else since
+        return ExtractionResult(session, SKIPPED, cursor, engine.name, reason=skip.reason)
+    messages = tuple(transcript.messages[-max_messages:])
+    moment = now or datetime.now(UTC)
+    existing, left_out = _manifest(repo, messages)
+    result = ExtractionResult(
+        session,
+        NO_CHANGES,
+        transcript.next_cursor,
+        engine.name,
+        first_message=messages[0].index,
+        last_message=messages[-1].index,
+    )
+    before = _snapshot(repo.path)
+    request = ExtractionRequest(
+        workdir=repo.path,
+        messages=messages,
+        session_id=session,
+        now=moment,
+        existing=tuple(existing),
+        left_out=left_out,
+        claude_md=claude_md,
+    )
+    try:
+        outcome = engine.extract(request)
+    except ExtractionFailed as failure:
+        _take(result, failure.outcome)
+        _restore(repo, _touched(failure.outcome), before)
+        result.status, result.reason, result.cursor = FAILED, str(failure), since
+        return result
+    _take(result, outcome)
+    kept = _keep_top_level(outcome, result)
+    reference = (messages[-1].timestamp or moment).date()
+    _absolute_dates(repo.path, [path for path in kept if (repo.path / path).exists()], reference)
+    _index_follows_files(repo.path, kept)
+    changes = _changes(repo, [*kept, INDEX_FILENAME], before)
+    result.saved = sorted(p for p, data in changes.items() if data is not None and p in kept)
+    result.forgotten = sorted(p for p, data in changes.items() if data is None and p in kept)
+    if not changes:
+        return result
+    findings = list(screen(changes)) if screen is not None else []
+    if findings:
+        _restore(repo, list(changes), before)
+        result.status, result.saved, result.forgotten = REFUSED, [], []
+        result.reason = "; ".join(findings)
+        return result
+    changed = change_summary(len(result.saved), len(result.forgotten))
+    result.commit = repo.commit(
+        CommitKind.EXTRACT,
+        f"{session or 'unknown session'} — {changed}",
+        [
+            ("Memsync-Session", session or "unknown"),
+            ("Memsync-Messages", f"{result.first_message}-{result.last_message}"),
+            ("Memsync-Engine", engine.name),
+            ("Memsync-Model", outcome.model or "none"),
+            ("Memsync-Tokens", tokens_trailer(outcome.usage)),
+        ],
+        paths=sorted(changes),
+        author=author,
+        body=_commit_body(result),
+    )
+    result.status = SAVED if result.commit else NO_CHANGES
+    return result
+
+
+def _manifest(repo: MemoryRepo, messages: Sequence[Any]) -> tuple[list[RecallDocument], int]:
+    documents = read_documents(repo.path, repo.ages(), team=False)
+    if len(documents) <= MANIFEST_LIMIT:
+        return documents, 0
+    # Past Claude Code's 200, list the memories closest to what the messages say.
+    said = " ".join(message.text for message in messages)[-20_000:]
+    ranked = [hit.document for hit in RecallIndex(documents).search(said, MANIFEST_LIMIT)]
+    return ranked, len(documents) - len(ranked)
+
+
+def _take(result: ExtractionResult, outcome: EngineOutcome) -> None:
+    result.engine = outcome.engine
+    result.model = outcome.model
+    result.refused = list(outcome.refused)
+    result.notes = list(outcome.notes)
+    result.denials = list(outcome.denials)
+    result.usage = dict(outcome.usage)
+    result.turns = outcome.turns
+    if outcome.stop:
+        result.notes.append(outcome.stop)
+
+
+def _touched(outcome: EngineOutcome) -> list[str]:
+    return sorted({*outcome.written, *outcome.deleted, INDEX_FILENAME})
+
+
+def _keep_top_level(outcome: EngineOutcome, result: ExtractionResult) -> list[str]:
+    kept: list[str] = []
+    other: list[str] = []
+    for path in sorted({*outcome.written, *outcome.deleted}):
+        (kept if is_topic_path(path) else other).append(path)
+    if other:
+        # Left on disk, uncommitted: undoing a write outside the top level could destroy
+        # what was there, and team/ is often a clone of its own.
+        result.notes.append(
+            "not committed: extraction commits top-level topic files only, not " + ", ".join(other)
+        )
+    return kept
+
+
+def _absolute_dates(root: Path, paths: Sequence[str], reference: Any) -> None:
+    for path in paths:
+        memory = MemoryFile.parse(path, (root / path).read_bytes())
+        if not memory.is_text or memory.errors:
+            continue
+        body, found = rewrite_relative_dates(memory.body, reference)
+        if found:
+            (root / path).write_bytes(memory.replace(body=body).render())
+
+
+def _index_follows_files(root: Path, paths: Sequence[str]) -> None:
+    index_path = root / INDEX_FILENAME
+    exists = index_path.is_file()
+    index = MemoryIndex.parse_bytes(index_path.read_bytes()) if exists else MemoryIndex.empty()
+    updated = index
+    for path in paths:
+        if not (root / path).exists():
+            updated = updated.without_entry(path)
+        elif updated.entry_for(path) is None:
+            memory = MemoryFile.parse(path, (root / path).read_bytes())
+            title = memory.name or path.removesuffix(".md")
+            updated = updated.with_entry(title, path, " ".join((memory.description or "").split()))
+    if updated != index or (not exists and len(updated)):
+        index_path.write_bytes(updated.render_bytes())
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    """The top-level Markdown files as they are on disk before the engine runs (committed
+    or not: Claude Code writes memories the repository has not seen yet), to tell what
+    the engine changed and to put back what a refused or failed run changed."""
+    found = {}
+    for path in root.glob("*.md"):
+        if path.is_file() and not path.is_symlink():
+            found[path.name] = path.read_bytes()
+    return found
+
+
+def _changes(
+    repo: MemoryRepo, paths: Sequence[str], before: Mapping[str, bytes]
+) -> dict[str, bytes | None]:
+    changes: dict[str, bytes | None] = {}
+    for path in sorted(set(paths)):
+        target = repo.path / path
+        now = target.read_bytes() if target.is_file() else None
+        if now != before.get(path):
+            changes[path] = now
+    return changes
+
+
+def _restore(repo: MemoryRepo, paths: Sequence[str], before: Mapping[str, bytes]) -> None:
+    for path in paths:
+        if "/" in path:
+            continue
+        target = repo.path / path
+        if path in before:
+            target.write_bytes(before[path])
+        elif target.is_file() or target.is_symlink():
+            target.unlink()
+
+
+def _commit_body(result: ExtractionResult) -> str:
+    lines = [f"Saved {path}" for path in result.saved]
+    lines += [f"Forgot {path}" for path in result.forgotten]
+    lines += [f"Refused: {refusal.text} ({refusal.reason})" for refusal in result.refused]
+    return "\n".join(lines)
