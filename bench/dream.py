@@ -1,0 +1,233 @@
+"""Benchmark the dream's gates and a deterministic dream, against baselines measured in
+the same run.
+
+    python bench/dream.py [--projects 10000] [--memories 2000]
+
+Prints three ratios (aims in brackets):
+  * a closed-gate check (``evaluate_gates`` stopping at the time gate) against one
+    ``os.stat`` of the lock file [<= 3];
+  * the beat (``dashboard.dream_runs.evaluate_all``) over N projects against N
+    ``os.stat`` calls [<= 3]. The projects are rows of a SQLite database this script
+    creates and migrates in a temporary data directory, each with a fresh
+    ``.consolidate-lock`` so every time gate is closed: what is measured is the one
+    query, the rows, the path building and the stats (the common case every ten
+    minutes). A second line, for information, lets 1% of them past the time gate (their
+    session gate then closes: an UPDATE and a SELECT each);
+  * a deterministic dream over M generated memories against reading those files once
+    [<= 10]: the engine alone on a copy of the directory, and for information the whole
+    ``run_dream`` (locks, worktree checkout, file ages from Git, engine, commit).
+Ratios, not milliseconds, are the result: the disk here is noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# Run as ``python bench/dream.py``, this directory comes first on sys.path, where
+# bench/secrets.py would shadow the standard library's ``secrets``: use the root instead.
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(ROOT)
+
+
+def best_of(function: Callable[[], object], repeats: int) -> float:
+    """The median of ``repeats`` timings of ``function``, in seconds."""
+    samples = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        function()
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples)
+
+
+def bench_closed_gate(directory: Path, loops: int) -> float:
+    from memsync.dream.gates import GateConfig, evaluate_gates
+    from memsync.dream.sessions import NoTranscripts, ScanStateFile
+
+    lock = directory / ".consolidate-lock"
+    lock.write_text("")
+    path = str(lock)
+    config = GateConfig()
+    throttle = ScanStateFile(directory / "scan")
+    sessions = NoTranscripts()
+    decision = evaluate_gates(config, path, throttle=throttle, sessions=sessions)
+    assert decision.gate == "time", decision.reason
+
+    def gates() -> None:
+        for _ in range(loops):
+            evaluate_gates(config, path, throttle=throttle, sessions=sessions)
+
+    def stats() -> None:
+        for _ in range(loops):
+            os.stat(path)
+
+    gate_time, stat_time = best_of(gates, 7), best_of(stats, 7)
+    ratio = gate_time / stat_time
+    print(
+        f"closed gate: evaluate_gates {gate_time / loops * 1e6:.2f} µs, "
+        f"os.stat {stat_time / loops * 1e6:.2f} µs, ratio {ratio:.2f} (aim <= 3)"
+    )
+    return ratio
+
+
+def setup_django(data_dir: Path) -> None:
+    os.environ["MEMSYNC_DATA_DIR"] = str(data_dir)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memsync.settings")
+    os.environ.pop("DATABASE_URL", None)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def bench_beat(projects: int) -> float:
+    from django.conf import settings
+
+    from dashboard import dream_runs
+    from dashboard.models import Project
+    from memsync.store import LOCK_FILE_NAME
+
+    started = time.perf_counter()
+    Project.objects.bulk_create(
+        [Project(slug=f"project-{n:05d}", name=f"Project {n}") for n in range(projects)],
+        batch_size=2000,
+    )
+    paths = []
+    for n in range(projects):
+        repo = Path(settings.PROJECTS_DIR) / f"project-{n:05d}" / "repo"
+        repo.mkdir(parents=True)
+        (repo / LOCK_FILE_NAME).write_text("")
+        paths.append(str(repo / LOCK_FILE_NAME))
+    print(f"built {projects} projects in {time.perf_counter() - started:.1f}s")
+
+    report = dream_runs.evaluate_all()
+    assert (report.projects, report.past_time_gate) == (projects, 0), report
+
+    def stats() -> None:
+        for path in paths:
+            os.stat(path)
+
+    beat_time = best_of(dream_runs.evaluate_all, 7)
+    stat_time = best_of(stats, 7)
+    ratio = beat_time / stat_time
+    print(
+        f"beat over {projects} projects (all time gates closed): {beat_time * 1000:.1f} ms, "
+        f"{projects} os.stat {stat_time * 1000:.1f} ms, ratio {ratio:.2f} (aim <= 3)"
+    )
+
+    # For information: 1% past the time gate (no sessions, so nothing is queued).
+    opened = paths[::100]
+    for path in opened:
+        os.utime(path, (1, 1))
+    some_open = best_of(dream_runs.evaluate_all, 1)
+    print(
+        f"  with {len(opened)} projects past the time gate (first beat, scans due): "
+        f"{some_open * 1000:.1f} ms, ratio {some_open / stat_time:.2f} (information)"
+    )
+    return ratio
+
+
+def deterministic_engine() -> object | None:
+    from memsync.dream.selection import EngineUnavailable, select_engine
+
+    try:
+        return select_engine(
+            "deterministic",
+            api_key=None,
+            base_url=None,
+            model="none",
+            max_turns=1,
+            token_budget=1,
+        )
+    except EngineUnavailable as error:
+        try:
+            from memsync.dream.deterministic import DeterministicEngine
+        except ImportError:
+            print(f"deterministic dream: skipped ({error})")
+            return None
+        return DeterministicEngine()
+
+
+def bench_dream(base: Path, memories: int) -> float | None:
+    from memsync.dream.engine import Scope
+    from memsync.dream.run import DreamRequest, DreamStatus, run_dream
+    from memsync.store import MemoryRepo
+    from tests.dream.corpus import RecordingProgress, build_corpus, commit_corpus
+
+    engine = deterministic_engine()
+    if engine is None:
+        return None
+    started = time.perf_counter()
+    corpus = build_corpus(base / "corpus", memories=memories)
+    commit_corpus(corpus)
+    files = [p for p in corpus.root.rglob("*") if p.is_file() and ".git" not in p.parts]
+    print(f"built {len(files)} files ({memories} memories) in {time.perf_counter() - started:.1f}s")
+
+    def read_once() -> None:
+        for path in files:
+            path.read_bytes()
+
+    read_time = best_of(read_once, 7)
+
+    engine_times = []
+    for attempt in range(3):
+        copy = base / f"copy-{attempt}"
+        shutil.copytree(corpus.root, copy, ignore=shutil.ignore_patterns(".git"))
+        context = corpus.context(Scope.PERSONAL, workdir=copy)
+        started = time.perf_counter()
+        result = engine.consolidate(context, RecordingProgress())  # type: ignore[attr-defined]
+        engine_times.append(time.perf_counter() - started)
+    engine_time = statistics.median(engine_times)
+    ratio = engine_time / read_time
+    print(
+        f"deterministic engine over {memories} memories: {engine_time * 1000:.0f} ms "
+        f"({len(result.files_touched)} files touched), reading them once "
+        f"{read_time * 1000:.1f} ms, ratio {ratio:.2f} (aim <= 10)"
+    )
+
+    MemoryRepo.init(corpus.root)
+    run_times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        outcome = run_dream(DreamRequest(repo_path=corpus.root, engine=engine))  # type: ignore[arg-type]
+        run_times.append(time.perf_counter() - started)
+        assert outcome.status == DreamStatus.PROPOSED, outcome.reason
+    run_time = statistics.median(run_times)
+    print(
+        f"  whole run_dream (locks, worktree, ages, engine, commit): {run_time * 1000:.0f} ms, "
+        f"ratio {run_time / read_time:.2f} (information)"
+    )
+    return ratio
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--projects", type=int, default=10_000)
+    parser.add_argument("--memories", type=int, default=2_000)
+    parser.add_argument("--loops", type=int, default=20_000)
+    options = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="memsync-bench-dream-") as tmp:
+        base = Path(tmp)
+        (base / "gate").mkdir()
+        ratios = {"closed gate / os.stat": bench_closed_gate(base / "gate", options.loops)}
+        setup_django(base / "data")
+        ratios["beat / os.stat"] = bench_beat(options.projects)
+        dream = bench_dream(base, options.memories)
+        if dream is not None:
+            ratios["deterministic dream / read once"] = dream
+        print("ratios: " + ", ".join(f"{name} {value:.2f}" for name, value in ratios.items()))
+
+
+if __name__ == "__main__":
+    main()
