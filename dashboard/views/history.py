@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from memsync.dream.adoption import revert as revert_dream
 from memsync.store import MAIN, CommitInfo, CommitKind, MemoryRepo, StoreError
@@ -99,6 +99,7 @@ def _page_number(request: HttpRequest) -> int:
 
 
 @login_required
+@require_safe
 def history(request: HttpRequest, slug: str) -> HttpResponse:
     access = project_for(request, slug)
     repo = open_repo(access.project.repo_dir)
@@ -120,6 +121,7 @@ def history(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def commit_detail(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
     access = project_for(request, slug)
     repo = repo_or_404(access)

@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from ..access import ProjectAccess, project_for
 from ..forms import MemberAddForm, RoleForm
@@ -54,6 +54,7 @@ def _is_last_maintainer(membership: Membership) -> bool:
 
 
 @login_required
+@require_safe
 def member_list(request: HttpRequest, slug: str) -> HttpResponse:
     access = project_for(request, slug, Role.MAINTAINER)
     return _page(request, access, MemberAddForm())

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.views.decorators.http import require_safe
 
 from memsync.memory import (
     INDEX_FILENAME,
@@ -191,6 +192,7 @@ def _repo_for(access: ProjectAccess) -> MemoryRepo | None:
 
 
 @login_required
+@require_safe
 def memory_index(request: HttpRequest, slug: str) -> HttpResponse:
     access = project_for(request, slug)
     scope = request.GET.get("scope", "")
@@ -252,6 +254,7 @@ def frontmatter_rows(metadata: dict[str, Any]) -> list[FrontmatterRow]:
 
 
 @login_required
+@require_safe
 def memory_detail(request: HttpRequest, slug: str, path: str) -> HttpResponse:
     access = project_for(request, slug)
     path = _checked_memory_path(path)
@@ -317,6 +320,7 @@ def blame_blocks(lines: list[BlameLine]) -> list[BlameBlock]:
 
 
 @login_required
+@require_safe
 def memory_blame(request: HttpRequest, slug: str, path: str) -> HttpResponse:
     access = project_for(request, slug)
     path = _checked_memory_path(path)

@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from ..access import ProjectAccess, project_for
 from ..models import Role, Run, RunKind, RunStatus
@@ -42,6 +42,21 @@ class DreamProgressView:
         if isinstance(phase, str) and phase:
             return phase
         return "queued" if self.run.status == RunStatus.QUEUED else str(self.run.status)
+
+    @property
+    def step(self) -> str | None:
+        """The engine's own step (orient, gather, consolidate, prune), when it names one."""
+        step = self.progress.get("step")
+        return step if isinstance(step, str) and step else None
+
+    @property
+    def proposal_id(self) -> str | None:
+        """The dream id of the proposal this run made, once it has made one."""
+        if self.run.status != RunStatus.PROPOSED:
+            return None
+        detail = self.run.detail if isinstance(self.run.detail, dict) else {}
+        found = detail.get("dream_id") or self.progress.get("dream_id")
+        return found if isinstance(found, str) and found else None
 
     @property
     def turns(self) -> int:
@@ -114,6 +129,7 @@ def _context(access: ProjectAccess, run: Run) -> dict[str, object]:
 
 
 @login_required
+@require_safe
 def dream_run(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     access = project_for(request, slug)
     run = _dream_run_or_404(access, run_id)
@@ -121,6 +137,7 @@ def dream_run(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def dream_run_progress(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     """The fragment htmx swaps in place every second while the dream runs."""
     access = project_for(request, slug)

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_safe
 
 from ..access import signed_in_user
 from ..models import ConflictStatus, Membership, Project, Run, RunKind, RunStatus
@@ -29,6 +30,7 @@ class ProjectHealth:
 
 
 @login_required
+@require_safe
 def project_list(request: HttpRequest) -> HttpResponse:
     user = signed_in_user(request)
     memberships = (

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from memsync.dream.adoption import approve, reject
 from memsync.dream.proposals import Proposal, get_proposal, list_proposals
@@ -49,6 +50,7 @@ def _proposal_or_404(repo: MemoryRepo, dream_id: str) -> Proposal:
 
 
 @login_required
+@require_safe
 def proposal_list(request: HttpRequest, slug: str) -> HttpResponse:
     access = project_for(request, slug)
     repo = open_repo(access.project.repo_dir)
@@ -104,8 +106,8 @@ def _detail_page(
 ) -> HttpResponse:
     diff = repo.diff(proposal.commit, base=proposal.base)
     files = droppable_files(diff)
-    runs = Run.objects.filter(
-        project=access.project, kind=RunKind.DREAM, detail__dream_id=proposal.id
+    runs = Run.objects.filter(project=access.project, kind=RunKind.DREAM).filter(
+        Q(detail__dream_id=proposal.id) | Q(progress__dream_id=proposal.id)
     )
     return render(
         request,
@@ -124,6 +126,7 @@ def _detail_page(
 
 
 @login_required
+@require_safe
 def proposal_detail(request: HttpRequest, slug: str, dream_id: str) -> HttpResponse:
     access = project_for(request, slug)
     repo = _repo_or_404(access)

@@ -18,7 +18,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from memsync.store import MAIN, CommitInfo, MemoryRepo, StoreError
 
@@ -118,6 +118,7 @@ def _repo_or_404(access: ProjectAccess) -> MemoryRepo:
 
 
 @login_required
+@require_safe
 def team(request: HttpRequest, slug: str) -> HttpResponse:
     access = project_for(request, slug)
     repo = open_repo(access.project.repo_dir)
@@ -196,6 +197,7 @@ def _conflict_page(
 
 
 @login_required
+@require_safe
 def conflict_detail(request: HttpRequest, slug: str, conflict_id: int) -> HttpResponse:
     access = project_for(request, slug)
     conflict = _conflict_or_404(access, conflict_id)

@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from ..access import signed_in_user
 from ..forms import TokenForm
@@ -39,6 +39,7 @@ def _page(request: HttpRequest, form: TokenForm, issued: str | None = None) -> H
 
 
 @login_required
+@require_safe
 def token_list(request: HttpRequest) -> HttpResponse:
     return _page(request, TokenForm())
 

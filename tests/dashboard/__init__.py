@@ -1,0 +1,1 @@
+"""The dashboard, through the Django test client against real repositories."""
