@@ -322,3 +322,26 @@ def test_it_fails_cleanly_on_a_directory_that_is_not_a_repository(tmp_path):
 
     assert outcome.status == DreamStatus.FAILED
     assert "not a memsync repository" in outcome.reason
+
+
+def test_it_proposes_what_the_deterministic_engine_fixed_in_a_planted_corpus(tmp_path):
+    from memsync.dream.deterministic import DeterministicEngine
+    from tests.dream.corpus import build_corpus, commit_corpus
+
+    corpus = build_corpus(tmp_path / "memory", memories=60)
+    commit_corpus(corpus)
+    repo = MemoryRepo.init(corpus.root)
+    main_before = repo.rev_parse(MAIN)
+
+    outcome = dream(repo, DeterministicEngine(), now=corpus.now)
+
+    assert outcome.status == DreamStatus.PROPOSED, outcome.reason
+    commit = repo.commit_info(outcome.commit)
+    assert commit.trailer("Memsync-Engine") == "deterministic"
+    assert commit.trailer("Memsync-Model") == "none"
+    changed = {stat.path for stat in commit.files}
+    assert "MEMORY.md" in changed
+    newer, older = corpus.duplicate_pairs[0]
+    assert older in changed or newer in changed  # a planted duplicate was merged
+    assert outcome.after.memories < outcome.before.memories
+    assert repo.rev_parse(MAIN) == main_before
