@@ -1,0 +1,291 @@
+"""Benchmark team sync over HTTP against plain git, measured in the same run.
+
+    python bench/sync.py [--files 1000] [--rounds 10]
+
+Sets up a throwaway memsync (its own data directory, SQLite, a bundled Redis), one
+project of N memory files, gunicorn with memsync's production command line and one
+Celery worker, then measures with the real git CLI:
+
+  * ``git clone --bare`` through memsync's endpoint, through ``git http-backend`` run
+    directly as CGI behind a minimal ``http.server`` handler (no Django, no auth), and
+    from the repository's local path over the file transport (``file://``);
+  * an incremental ``git pull`` of one new commit on main, through the same three;
+  * the time from ``git push`` of one commit to ``members/<user>`` until that commit is
+    merged into ``main`` by the worker (push, hooks, queue, merge), and the push alone.
+
+memsync's requests carry the token in ``http.extraHeader`` (what a configured client
+does); a client that waits for the 401 challenge pays one extra round trip per command.
+Ratios, not milliseconds, are the result: the machine is shared and the disk noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from memsync import bundled_redis
+from memsync.processes import web_command, worker_command
+from memsync.store import CommitKind, MemoryRepo
+
+ROOT = Path(__file__).resolve().parent.parent
+SLUG = "bench"
+USER = "bench"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def timed_git(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> float:
+    started = time.perf_counter()
+    git(*args, cwd=cwd, env=env)
+    return time.perf_counter() - started
+
+
+def git(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+class BackendHandler(BaseHTTPRequestHandler):
+    """``git http-backend`` as CGI, the way a minimal web server runs it."""
+
+    project_root = ""
+
+    def do_GET(self) -> None:
+        self.run_backend()
+
+    def do_POST(self) -> None:
+        self.run_backend()
+
+    def run_backend(self) -> None:
+        path, _, query = self.path.partition("?")
+        env = {
+            **os.environ,
+            "GIT_PROJECT_ROOT": self.project_root,
+            "GIT_HTTP_EXPORT_ALL": "1",
+            "PATH_INFO": path,
+            "QUERY_STRING": query,
+            "REQUEST_METHOD": self.command,
+            "CONTENT_TYPE": self.headers.get("Content-Type", ""),
+            "REMOTE_ADDR": self.client_address[0],
+        }
+        length = self.headers.get("Content-Length")
+        if length:
+            env["CONTENT_LENGTH"] = length
+        for header in ("Content-Encoding", "Git-Protocol"):
+            if self.headers.get(header):
+                env["HTTP_" + header.upper().replace("-", "_")] = self.headers[header]
+        body = self.rfile.read(int(length)) if length else b""
+        output = subprocess.run(
+            ["git", "http-backend"], input=body, env=env, capture_output=True
+        ).stdout
+        head, _, rest = output.partition(b"\r\n\r\n")
+        status = 200
+        headers = []
+        for line in head.decode("latin-1").splitlines():
+            name, _, value = line.partition(":")
+            if name.lower() == "status":
+                status = int(value.split()[0])
+            else:
+                headers.append((name, value.strip()))
+        self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(rest)))
+        self.end_headers()
+        self.wfile.write(rest)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def wait_for_http(url: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"{process.args} exited early")
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"{url} did not answer in {timeout}s")
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        env=env, check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+
+
+def fill(repo: MemoryRepo, files: int) -> None:
+    index = []
+    for n in range(files):
+        name = f"memory_{n:05d}.md"
+        (repo.path / name).write_text(
+            f"---\nname: memory {n}\ndescription: fact number {n}\ntype: project\n---\n\n"
+            f"Fact {n}: the team agreed on item {n * 7919 % 10007}.\n\n"
+            "**Why:** it came up.\n**How to apply:** remember it.\n"
+        )
+        index.append(f"- [Memory {n}]({name}) — fact number {n}")
+    (repo.path / "MEMORY.md").write_text("\n".join(index[:150]) + "\n")
+    repo.commit(CommitKind.MANUAL, f"{files} memories")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--files", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=10)
+    options = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="memsync-bench-sync-") as tmp:
+        base = Path(tmp)
+        redis_dir = base / "redis"
+        env = {
+            **os.environ,
+            "MEMSYNC_DATA_DIR": str(base / "data"),
+            "REDIS_URL": bundled_redis.ensure_running(redis_dir),
+            "DJANGO_SETTINGS_MODULE": "memsync.settings",
+            "MEMSYNC_DREAM_ENABLED": "0",
+        }
+        env.pop("DATABASE_URL", None)
+        processes: list[subprocess.Popen[bytes]] = []
+        try:
+            run_benchmark(base, env, options.files, options.rounds, processes)
+        finally:
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+            bundled_redis.stop(redis_dir)
+
+
+def run_benchmark(
+    base: Path,
+    env: dict[str, str],
+    files: int,
+    rounds: int,
+    processes: list[subprocess.Popen[bytes]],
+) -> None:
+    started = time.perf_counter()
+    manage(env, "migrate", "-v0")
+    manage(env, "memsync_project", "create", SLUG)
+    manage(env, "memsync_member", "add", SLUG, USER, "--role", "member")
+    token = manage(env, "memsync_token", "create", USER).strip().splitlines()[-1]
+    project_dir = base / "data" / "projects" / SLUG
+    server_repo = MemoryRepo(project_dir / "repo")
+    fill(server_repo, files)
+
+    logs = base / "logs"
+    logs.mkdir()
+    web_port, cgi_port = free_port(), free_port()
+    web = subprocess.Popen(
+        [sys.executable, "-m", *web_command(f"127.0.0.1:{web_port}", workers=2)],
+        env=env, stdout=(logs / "web.log").open("wb"), stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    processes.append(web)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", *worker_command(("memsync",), "--concurrency=1")],
+        env=env, stdout=(logs / "worker.log").open("wb"), stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    processes.append(worker)
+    BackendHandler.project_root = str(project_dir)
+    cgi = ThreadingHTTPServer(("127.0.0.1", cgi_port), BackendHandler)
+    threading.Thread(target=cgi.serve_forever, daemon=True).start()
+    wait_for_http(f"http://127.0.0.1:{web_port}/healthz", web)
+
+    home = base / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text(f"[user]\n\tname = {USER}\n\temail = {USER}@example.com\n")
+    client_env = {**os.environ, "HOME": str(home), "GIT_CONFIG_NOSYSTEM": "1"}
+    pair = base64.b64encode(f"{USER}:{token}".encode()).decode()
+    auth = ["-c", f"http.extraHeader=Authorization: Basic {pair}"]
+    sources = {
+        "memsync": (auth, f"http://127.0.0.1:{web_port}/git/{SLUG}.git"),
+        "cgi": ([], f"http://127.0.0.1:{cgi_port}/repo"),
+        "file": ([], f"file://{project_dir / 'repo'}"),
+    }
+    print(
+        f"set up {files} memory files in {time.perf_counter() - started:.1f}s; {rounds} rounds each"
+    )
+
+    clone_times: dict[str, list[float]] = {name: [] for name in sources}
+    for round_ in range(rounds):
+        for name, (extra, url) in sources.items():
+            target = base / "bare" / f"{name}-{round_}"
+            clone_times[name].append(
+                timed_git(*extra, "clone", "-q", "--bare", url, str(target), env=client_env)
+            )
+
+    clones = {}
+    for name, (extra, url) in sources.items():
+        clones[name] = base / "work" / name
+        git(*extra, "clone", "-q", url, str(clones[name]), env=client_env)
+    pull_times: dict[str, list[float]] = {name: [] for name in sources}
+    for round_ in range(rounds):
+        (server_repo.path / f"new_{round_}.md").write_text(f"a new fact, round {round_}\n")
+        server_repo.commit(CommitKind.MANUAL, f"round {round_}")
+        for name, (extra, _) in sources.items():
+            pull_times[name].append(
+                timed_git(*extra, "pull", "-q", "--ff-only", cwd=clones[name], env=client_env)
+            )
+
+    member = clones["memsync"]
+    git("checkout", "-q", "-b", f"members/{USER}", cwd=member)
+    push_times, merged_times = [], []
+    for round_ in range(rounds):
+        (member / f"pushed_{round_}.md").write_text(f"a member's fact, round {round_}\n")
+        git("add", "--all", cwd=member)
+        git("commit", "-q", "-m", f"push round {round_}", cwd=member, env=client_env)
+        sha = git("rev-parse", "HEAD", cwd=member)
+        started = time.perf_counter()
+        git(*auth, "push", "-q", "origin", f"members/{USER}", cwd=member, env=client_env)
+        push_times.append(time.perf_counter() - started)
+        deadline = started + 120
+        while not server_repo.is_ancestor(sha, "main"):
+            if time.perf_counter() > deadline:
+                raise SystemExit(f"round {round_}: not merged in 120s; see {logs}")
+            time.sleep(0.01)
+        merged_times.append(time.perf_counter() - started)
+
+    print()
+    print(f"{'':28} {'memsync':>10} {'cgi':>10} {'file':>10} {'/cgi':>7} {'/file':>7}")
+    for label, samples in (("clone --bare", clone_times), ("pull one new commit", pull_times)):
+        ms = {name: median_ms(values) for name, values in samples.items()}
+        print(
+            f"{label:28} {ms['memsync']:8.1f}ms {ms['cgi']:8.1f}ms {ms['file']:8.1f}ms "
+            f"{ms['memsync'] / ms['cgi']:7.2f} {ms['memsync'] / ms['file']:7.2f}"
+        )
+    print()
+    print(f"push to members/{USER} (hooks included): median {median_ms(push_times):.0f} ms")
+    print(f"push until merged into main:          median {median_ms(merged_times):.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
