@@ -321,7 +321,8 @@ class TeamClone:
                 self.record("lastpush", now_iso())
                 self.git.run_status("config", "--local", "--unset", "memsync.lastpusherror")
                 return result
-            failure = _push_failure(err or out, result.remote_lines, self.link)
+            # --porcelain puts the per-ref verdict on stdout, git's own errors on stderr.
+            failure = _push_failure(f"{out}\n{err}", result.remote_lines, self.link)
             if made is not None and before is not None:
                 self.git.run("reset", "--quiet", "--mixed", before)
             if isinstance(failure, PushRefused):

@@ -133,16 +133,21 @@ def _server_for(link: Any) -> Any:
 
 
 def _quietly(args: argparse.Namespace, action: str, run: Any) -> int:
-    """Run a command; in quiet mode turn every failure into one stderr line and exit 0."""
-    if not getattr(args, "quiet", False):
-        return int(run())
-    from memsync.client.team import NetworkFailure, NotLinked
+    """Run a pull or push. Loud, failures are ``CommandError``s; quiet (a hook), every
+    failure becomes one stderr line and exit status 0."""
+    from memsync.client.server import ServerError, Unreachable
+    from memsync.client.team import NetworkFailure, NotLinked, TeamError
 
+    if not getattr(args, "quiet", False):
+        try:
+            return int(run())
+        except (TeamError, ServerError) as error:
+            raise CommandError(str(error)) from error
     try:
         run()
     except NotLinked:
         return 0  # user-wide hooks run in every project; most are not linked
-    except NetworkFailure as error:
+    except (NetworkFailure, Unreachable) as error:
         print(f"memsync: {action} skipped, the server is unreachable: {error}", file=sys.stderr)
     except Exception as error:  # a hook never fails the session, whatever went wrong
         print(f"memsync: {action} failed: {error}", file=sys.stderr)
@@ -269,15 +274,13 @@ def run_pull(args: argparse.Namespace) -> int:
 
 
 def _pull(args: argparse.Namespace) -> int:
-    from memsync.client.team import PullConflict, TeamError
+    from memsync.client.team import PullConflict
 
     clone = _open_clone(args)
     try:
         result = clone.pull(leave_conflicts=not args.quiet)
     except PullConflict as conflict:
         return _report_conflict(args, clone, conflict)
-    except TeamError as error:
-        raise CommandError(str(error)) from error
     if result.committed_local:
         _say(args, "committed your local changes first (kind sync)")
     if not result.changed:
@@ -319,7 +322,7 @@ def run_push(args: argparse.Namespace) -> int:
 
 
 def _push(args: argparse.Namespace) -> int:
-    from memsync.client.team import PushRefused, TeamError
+    from memsync.client.team import PushRefused
 
     clone = _open_clone(args)
     server = _server_for(clone.link)
@@ -335,8 +338,6 @@ def _push(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    except TeamError as error:
-        raise CommandError(str(error)) from error
     if result.pushed:
         count = len(result.commits)
         _say(args, f"pushed {count} commit{'s' if count > 1 else ''} to {clone.link.branch}:")
@@ -377,7 +378,9 @@ def _report_sessions(args: argparse.Namespace, clone: Any, server: Any) -> None:
             failed += 1
             print(f"memsync: session {report.session_id} not reported: {error}", file=sys.stderr)
     if not failed:
-        clone.record("sessionsreported", started.isoformat(timespec="seconds"))
+        # Full precision: a session touched in the same second as the report is not
+        # reported again for nothing.
+        clone.record("sessionsreported", started.isoformat())
     sent = len(reports) - failed
     _say(args, f"reported {sent} session{'s' if sent != 1 else ''} to {clone.link.server}")
 
