@@ -113,7 +113,7 @@ def _redis_client() -> Any:
 def run_dream_command(args: argparse.Namespace) -> int:
     from memsync.dream.engine import Scope
     from memsync.dream.gates import GateConfig, evaluate_gates
-    from memsync.dream.locks import ConsolidationLock, RedisDreamLock, redis_lock_key
+    from memsync.dream.locks import ConsolidationLock, redis_lock_key
     from memsync.dream.run import (
         DreamOutcome,
         DreamRequest,
@@ -150,7 +150,7 @@ def run_dream_command(args: argparse.Namespace) -> int:
         )
         probes = [lambda: _describe(lock.holder())]
         if client is not None:
-            probes.append(lambda: RedisDreamLock.current_holder(client, redis_key))
+            probes.append(lambda: _redis_holder(client, redis_key))
         decision = evaluate_gates(
             config,
             repo.path / LOCK_FILE_NAME,
@@ -198,6 +198,16 @@ def run_dream_command(args: argparse.Namespace) -> int:
         )
     )
     return _report(outcome.to_dict(), args.json, directory=args.directory)
+
+
+def _redis_holder(client: Any, key: str) -> str | None:
+    from memsync.dream.locks import RedisDreamLock
+
+    try:
+        holder = RedisDreamLock.current_holder(client, key)
+    except Exception as error:  # redis-py's connection errors: the gate stays closed
+        return f"cannot reach Redis at REDIS_URL: {error}"
+    return f"a dream holds the Redis lock ({holder})" if holder else None
 
 
 def _describe(holder: object | None) -> str | None:
