@@ -239,3 +239,17 @@ def test_it_refuses_to_approve_an_unknown_proposal_with_a_message(memory):
 
     assert process.returncode == 2
     assert "no open proposal '20991231-2359-beef'" in process.stderr
+
+
+def test_it_reports_an_unreachable_redis_instead_of_crashing(memory, project):
+    sessions(project, 5)
+    unreachable = {"REDIS_URL": "redis://127.0.0.1:1/0"}
+
+    gated, gated_code = dream_json(str(memory), "--engine", NOTE, env=unreachable)
+    forced, forced_code = dream_json(str(memory), "--force", "--engine", NOTE, env=unreachable)
+
+    assert (gated["status"], gated["gate"], gated_code) == ("skipped", "locks", 0)
+    assert "cannot reach Redis" in gated["reason"]
+    assert (forced["status"], forced_code) == ("failed", 1)
+    assert "cannot take the Redis lock" in forced["reason"]
+    assert not (memory / ".consolidate-lock").exists()

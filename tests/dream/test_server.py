@@ -240,3 +240,14 @@ def test_it_marks_a_run_whose_worker_died_as_abandoned_once_the_locks_are_retake
     assert fresh.status == RunStatus.PROPOSED
     assert dead.status == RunStatus.FAILED
     assert f"run {fresh.pk} reclaimed the locks" in dead.error
+
+
+def test_it_schedules_the_beat_in_settings_expiring_before_the_next_run(settings):
+    from memsync.celery import app
+
+    app.loader.import_default_modules()
+    [entry] = [e for e in settings.CELERY_BEAT_SCHEDULE.values() if "dream" in e["task"]]
+
+    assert entry["task"] in app.tasks
+    assert entry["schedule"] == 600
+    assert 0 < entry["options"]["expires"] < entry["schedule"]
