@@ -142,10 +142,11 @@ class _Profile:
 
 def _profiles(memories: Sequence[Candidate]) -> list[_Profile]:
     texts = [tokens(memory.text) for memory in memories]
-    counts = [
-        Counter(words) + Counter(tokens(memory.name or ""))
-        for memory, words in zip(memories, texts, strict=True)
-    ]
+    counts = []
+    for memory, words in zip(memories, texts, strict=True):
+        count = Counter(words)
+        count.update(tokens(memory.name or ""))
+        counts.append(count)
     spread = Counter(word for count in counts for word in count)
     rare = max(2, int(len(memories) * SUBJECT_WORD_SHARE))
     return [

@@ -82,7 +82,8 @@ class _Group:
     lines: list[int]  # 1-based lines of MEMORY.md that belong to the group
     replace_from: int  # where the group's entries in MEMORY.md go
     chunks: list[str]  # its sub-index files already there
-    saving: int
+    saving: int  # lines MEMORY.md loses when the group moves
+    bytes: int  # bytes of its lines in MEMORY.md
 
 
 def fit_budget(
@@ -100,26 +101,41 @@ def fit_budget(
     current = index
     files = dict(subindexes)
     written: dict[str, IndexLines] = {}
-    removed: list[str] = []
+    removed: set[str] = set()
     moved: list[MovedGroup] = []
     tried: set[str] = set()
     while not within_budget(current):
         groups = [g for g in _groups(current, files, type_of) if g.key not in tried]
-        groups = [g for g in groups if g.saving > 0]
+        groups = sorted((g for g in groups if g.saving > 0), key=lambda g: (-g.saving, g.key))
         if not groups:
-            return BudgetResult(current, written, removed, moved, fits=False)
-        group = max(groups, key=lambda g: (g.saving, g.key))
-        tried.add(group.key)
-        current, new_files, old_files, summary = _move(current, files, group)
-        for path in old_files:
-            files.pop(path, None)
-            written.pop(path, None)
-            if path in subindexes and path not in new_files:
-                removed.append(path)
-        files.update(new_files)
-        written.update(new_files)
-        moved.append(summary)
-    return BudgetResult(current, written, sorted(set(removed)), moved)
+            return BudgetResult(current, written, sorted(removed), moved, fits=False)
+        replace: dict[int, list[str]] = {}
+        taken = set(files) - {chunk for group in groups for chunk in group.chunks}
+        lines, size = len(current.lines), _size(current)
+        for group in groups:
+            if lines <= MAX_INDEX_LINES and size <= MAX_INDEX_BYTES:
+                break
+            tried.add(group.key)
+            pointers, new_files, summary = _move(current, files, group, taken)
+            replace.update({number: [] for number in group.lines})
+            replace[group.replace_from] = pointers
+            lines -= group.saving
+            size -= group.bytes - sum(len(line.encode("utf-8")) + 1 for line in pointers)
+            for path in group.chunks:
+                files.pop(path, None)
+                written.pop(path, None)
+                if path in subindexes and path not in new_files:
+                    removed.add(path)
+            taken |= set(new_files)
+            files.update(new_files)
+            written.update(new_files)
+            moved.append(summary)
+        current = current.edited(replace)
+    return BudgetResult(current, written, sorted(removed), moved)
+
+
+def _size(lines: IndexLines) -> int:
+    return len(lines.render().encode("utf-8", "surrogateescape"))
 
 
 def _groups(
@@ -131,7 +147,7 @@ def _groups(
     occurrences: dict[str, int] = {}
     for section in sections(index):
         if section.heading is None:
-            groups.extend(_type_groups(section, entries_at, files, type_of))
+            groups.extend(_type_groups(index, section, entries_at, files, type_of))
             continue
         title = section.title or "Untitled"
         occurrences[title] = occurrences.get(title, 0) + 1
@@ -153,12 +169,14 @@ def _groups(
                 replace_from=members[0],
                 chunks=chunks,
                 saving=len(members) - pointers,
+                bytes=_bytes(index, members),
             )
         )
     return groups
 
 
 def _type_groups(
+    index: IndexLines,
     section: Section,
     entries_at: Mapping[int, IndexEntry],
     files: Mapping[str, IndexLines],
@@ -190,9 +208,14 @@ def _type_groups(
                 replace_from=members[0],
                 chunks=chunks,
                 saving=len(members) - max(1, len(chunks)),
+                bytes=_bytes(index, members),
             )
         )
     return groups
+
+
+def _bytes(index: IndexLines, members: list[int]) -> int:
+    return sum(len(index.lines[n - 1][0].encode("utf-8", "surrogateescape")) + 1 for n in members)
 
 
 def _chunk_type(path: str, type_of: Mapping[str, str | None]) -> str | None:
@@ -233,10 +256,11 @@ def _chunk_body(lines: IndexLines) -> list[str]:
 
 
 def _move(
-    index: IndexLines, files: Mapping[str, IndexLines], group: _Group
-) -> tuple[IndexLines, dict[str, IndexLines], list[str], MovedGroup]:
-    parsed = index.index()
-    entries_at = {entry.line: entry for entry in parsed.entries}
+    index: IndexLines, files: Mapping[str, IndexLines], group: _Group, taken: set[str]
+) -> tuple[list[str], dict[str, IndexLines], MovedGroup]:
+    """The group's entries for ``MEMORY.md`` (one per sub-index file), the sub-index
+    files, and what moved. `taken` are sub-index paths other groups own."""
+    entries_at = {entry.line: entry for entry in index.index().entries}
     moving: list[str] = []
     for number in group.lines:
         content = index.lines[number - 1][0]
@@ -252,7 +276,6 @@ def _move(
         else:
             moving.append(with_target(entry, link_from(f"{SUBINDEX_DIRNAME}/x.md", path)))
 
-    taken = {path for path in files if path not in group.chunks}
     base = group.slug
     suffix = 1
     while f"{SUBINDEX_DIRNAME}/{base}.md" in taken:
@@ -271,10 +294,7 @@ def _move(
         pointer, count = _pointer(title, path, piece)
         pointers.append(pointer)
         entries += count
-    replace: dict[int, list[str]] = {number: [] for number in group.lines}
-    replace[group.replace_from] = pointers
-    summary = MovedGroup(group.title, entries, list(new_files))
-    return index.edited(replace), new_files, list(group.chunks), summary
+    return pointers, new_files, MovedGroup(group.title, entries, list(new_files))
 
 
 def _split(lines: list[str]) -> list[list[str]]:

@@ -18,6 +18,7 @@ applied at once, so 2,000 entries cost one parse, not one per entry.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
@@ -50,6 +51,7 @@ def is_index_path(path: str) -> bool:
     return path == INDEX_FILENAME or is_subindex_path(path)
 
 
+@functools.lru_cache(maxsize=8192)
 def entry_path(index_path: str, target: str) -> str | None:
     """The file an entry of `index_path` links to, relative to the memory directory."""
     folder = posixpath.dirname(index_path)

@@ -34,6 +34,7 @@ from memsync.dream.engine import (
 )
 from memsync.dream.index_edit import SUBINDEX_DIRNAME, is_index_path
 from memsync.dream.prompts import CONSOLIDATION_SYSTEM_PROMPT, consolidation_prompt
+from memsync.dream.workspace import PROTECTED_NAMES
 from memsync.memory import (
     INDEX_FILENAME,
     LOGS_DIRNAME,
@@ -44,7 +45,6 @@ from memsync.memory import (
 
 ENGINE_NAME = "anthropic"
 MAX_SUMMARY_CHARS = 2_000
-_PROTECTED_NAMES = frozenset({"claude.md", "claude.local.md"})
 _SUMMARY_STARTS = ("Improved ", "Nothing to improve")
 
 
@@ -167,7 +167,7 @@ class _ProtectedFiles:
 
     def covers(self, relative: str) -> bool:
         parts = relative.split("/")
-        if parts[-1].casefold() in _PROTECTED_NAMES:
+        if parts[-1].casefold() in PROTECTED_NAMES:
             return True
         return self.team_read_only and parts[0] == TEAM_DIRNAME
 
@@ -203,7 +203,7 @@ class _ProtectedFiles:
 
 
 def _reason(relative: str, team_rule: str, change: str) -> str:
-    if relative.split("/")[-1].casefold() in _PROTECTED_NAMES:
+    if relative.split("/")[-1].casefold() in PROTECTED_NAMES:
         return f"{change}; a dream never edits CLAUDE.md"
     return f"{change}; {team_rule}"
 
@@ -220,7 +220,7 @@ def inventory(workdir: Path) -> str:
         for entry in os.scandir(workdir)
         if entry.name.endswith(".md")
         and entry.name != INDEX_FILENAME
-        and entry.name.casefold() not in _PROTECTED_NAMES
+        and entry.name.casefold() not in PROTECTED_NAMES
         and entry.is_file(follow_symlinks=False)
     )
     lines = [f"- {topics} topic files beside {INDEX_FILENAME}"]

@@ -204,3 +204,27 @@ def test_merging_points_the_old_entry_at_the_kept_file_when_it_had_none(
         "- [Notes](notes.md) — pointers\n"
     )
     assert "[the rule](feedback_quillon_2.md#why)" in (root / "notes.md").read_text()
+
+
+def test_it_writes_through_no_symbolic_link(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "MEMORY.md").write_text("- [Gone](gone.md) — a dead entry\n", encoding="utf-8")
+    corpus = build_corpus(tmp_path / "memory", memories=340, grouped=False)
+    (corpus.root / "indexes").symlink_to(outside, target_is_directory=True)
+    small = tmp_path / "small"
+    small.mkdir()
+    (small / "MEMORY.md").symlink_to(outside / "MEMORY.md")
+    (small / "orphan.md").write_text(
+        "---\nname: orphan\ndescription: Not indexed\ntype: user\n---\n\nHi.\n"
+    )
+    before = sorted((p.name, p.read_bytes()) for p in outside.iterdir())
+
+    big = dream(corpus)
+    context = DreamContext(workdir=small, scope=Scope.PERSONAL, now=NOW, last_changed={})
+    linked = DeterministicEngine().consolidate(context, RecordingProgress())
+
+    assert sorted((p.name, p.read_bytes()) for p in outside.iterdir()) == before
+    assert any("is not a plain folder" in note for note in big.notes)
+    assert linked.files_touched == []
+    assert any("MEMORY.md is a symbolic link" in note for note in linked.notes)

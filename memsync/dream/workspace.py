@@ -1,0 +1,164 @@
+"""One memory directory as the deterministic dream changes it, and what it reports.
+
+`DreamDirectory` holds the parsed topic files and index files of one memory directory
+of the worktree (the root, or ``team/``) and the changes not yet written;
+`DreamWriter` writes them, never through a symbolic link, and reports each file to
+the run (SPEC D7); `DreamReport` collects what was done, for the summary and notes.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+
+from memsync.dream.engine import DreamContext, DreamProgress
+from memsync.dream.index_edit import SUBINDEX_DIRNAME, IndexLines
+from memsync.memory import INDEX_FILENAME, MemoryDirectory, MemoryFile, ProblemCode
+
+# Instructions for people and other tools, never memories (SPEC D4: CLAUDE.md wins).
+PROTECTED_NAMES = frozenset({"claude.md", "claude.local.md"})
+
+
+@dataclass
+class DreamReport:
+    """What a deterministic dream did, for its summary and notes."""
+
+    notes: list[str] = field(default_factory=list)
+    improved: dict[str, None] = field(default_factory=dict)
+    merged: list[str] = field(default_factory=list)
+    dates: int = 0
+    dated_files: int = 0
+    dead: int = 0
+    indexed: int = 0
+    shortened: dict[str, None] = field(default_factory=dict)
+    moved: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+
+    def improve(self, path: str) -> None:
+        self.improved[path] = None
+
+
+class DreamWriter:
+    """Writes the dream's changes into the worktree and reports each file (SPEC D7)."""
+
+    def __init__(self, workdir: Path, progress: DreamProgress) -> None:
+        self.workdir = workdir
+        self.progress = progress
+        self.touched: dict[str, None] = {}
+
+    def put(self, relative: str, data: bytes | None) -> None:
+        target = self.workdir / relative
+        if data is None:
+            if target.is_file() and not target.is_symlink():
+                target.unlink()
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            # The tree was read without following links; a link appearing since then
+            # must not redirect the write.
+            flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
+            with os.fdopen(os.open(target, flags, 0o644), "wb") as handle:
+                handle.write(data)
+        if not self.touched:
+            self.progress.phase("updating")
+        if relative not in self.touched:
+            self.touched[relative] = None
+            self.progress.touched(relative)
+
+
+class DreamDirectory:
+    """One memory directory of the worktree (the root, or ``team/``) being consolidated."""
+
+    def __init__(self, context: DreamContext, prefix: str, conservative: bool) -> None:
+        self.context = context
+        self.prefix = prefix
+        self.conservative = conservative
+        self.root = context.workdir / prefix if prefix else context.workdir
+        read = MemoryDirectory.read(self.root)
+        broken = {
+            problem.path
+            for problem in read.problems
+            if problem.code is ProblemCode.FRONTMATTER_BROKEN
+        }
+        self.memories: dict[str, MemoryFile] = {}
+        self.left_alone: list[str] = []
+        for path, memory in read.files.items():
+            if path.casefold() in PROTECTED_NAMES or (self.root / path).is_symlink():
+                continue
+            if not memory.is_text or path in broken:
+                self.left_alone.append(path)
+                continue
+            self.memories[path] = memory
+        self.index: IndexLines | None = None
+        # A linked MEMORY.md may lead anywhere; it is neither read nor written.
+        self.index_linked = (self.root / INDEX_FILENAME).is_symlink()
+        if read.index is not None and not self.index_linked:
+            self.index = IndexLines.parse(read.index.render())
+        self.subindexes: dict[str, IndexLines] = {}
+        folder = self.root / SUBINDEX_DIRNAME
+        self.can_split = not folder.is_symlink() and (folder.is_dir() or not folder.exists())
+        if self.can_split and folder.is_dir():
+            for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+                if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                    data = Path(entry.path).read_bytes().decode("utf-8", "surrogateescape")
+                    self.subindexes[f"{SUBINDEX_DIRNAME}/{entry.name}"] = IndexLines.parse(data)
+        self.pending: dict[str, bytes | None] = {}
+        self.removed: set[str] = set()
+
+    def shown(self, path: str) -> str:
+        return self.prefix + path
+
+    def reference(self, path: str) -> date:
+        changed = self.context.last_changed.get(self.shown(path))
+        if changed is None:
+            return self.context.now.date()
+        return changed.astimezone(self.context.now.tzinfo).date()
+
+    def changed_at(self, path: str) -> datetime:
+        return self.context.last_changed.get(self.shown(path), self.context.now)
+
+    def set_memory(self, memory: MemoryFile) -> None:
+        current = self.memories.get(memory.path)
+        if current is not None and current.render() == memory.render():
+            return
+        self.memories[memory.path] = memory
+        self.pending[memory.path] = memory.render()
+
+    def remove_memory(self, path: str) -> None:
+        del self.memories[path]
+        self.removed.add(path)
+        self.pending[path] = None
+
+    def set_index(self, path: str, lines: IndexLines) -> None:
+        current = self.index if path == INDEX_FILENAME else self.subindexes.get(path)
+        if current is not None and current.render() == lines.render():
+            return
+        if path == INDEX_FILENAME:
+            self.index = lines
+        else:
+            self.subindexes[path] = lines
+        self.pending[path] = lines.render().encode("utf-8", "surrogateescape")
+
+    def remove_subindex(self, path: str) -> None:
+        self.subindexes.pop(path, None)
+        self.removed.add(path)
+        self.pending[path] = None
+
+    def index_files(self) -> list[tuple[str, IndexLines]]:
+        found = [(INDEX_FILENAME, self.index)] if self.index is not None else []
+        return found + sorted(self.subindexes.items())
+
+    def exists(self, path: str) -> bool:
+        if path in self.removed:
+            return False
+        if path in self.memories or path in self.subindexes:
+            return True
+        if path == INDEX_FILENAME:
+            return self.index is not None
+        return (self.root / path).exists()
+
+    def flush(self, writer: DreamWriter) -> None:
+        for path, data in sorted(self.pending.items()):
+            writer.put(self.shown(path), data)
+        self.pending.clear()
