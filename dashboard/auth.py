@@ -69,10 +69,7 @@ def authenticate(request: HttpRequest) -> TokenAuth | None:
         return None
     username, clear = found
     token = (
-        AccessToken.objects.active()
-        .select_related("user")
-        .filter(digest=hash_token(clear))
-        .first()
+        AccessToken.objects.active().select_related("user").filter(digest=hash_token(clear)).first()
     )
     if token is None or not token.user.is_active:
         return None

@@ -21,6 +21,7 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import IO
 
 from django.conf import settings
@@ -143,29 +144,94 @@ def _relay(request: HttpRequest, project: Project, git_path: str, user: str) -> 
     source = _body(request) if request.method == "POST" else None
     if request.method == "POST" and source is None:
         return _text(411, "this server cannot read chunked bodies; set http.postBuffer higher")
-    # Closed by _stream once the backend has exited, after its messages are logged.
-    errors = tempfile.TemporaryFile()  # noqa: SIM115
-    process = subprocess.Popen(
-        ["git", "http-backend"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=errors,
-        env=_environment(request, project, git_path, user),
-        cwd=project.base_dir,
-    )
-    assert process.stdin is not None and process.stdout is not None
-    if source is not None:
-        threading.Thread(
-            target=_feed, args=(source, process.stdin), daemon=True, name="git-request-body"
-        ).start()
-    else:
-        process.stdin.close()
-    status, headers, rest = _read_headers(process.stdout)
-    response = StreamingHttpResponse(_stream(process, rest, errors), status=status)
+    backend = BackendRun(_environment(request, project, git_path, user), project.base_dir, source)
+    try:
+        status, headers, rest = backend.read_headers()
+    except BaseException:
+        backend.finish(completed=False)
+        raise
+    response = StreamingHttpResponse(backend.stream(rest), status=status)
     for name, value in headers:
         if name.lower() not in _HOP_BY_HOP:
             response[name] = value
     return response
+
+
+class BackendRun:
+    """One ``git http-backend`` process: request body in by a thread, response out by
+    a generator the WSGI server pulls, stderr to a temporary file that is logged."""
+
+    def __init__(self, env: dict[str, str], cwd: Path, source: IO[bytes] | None) -> None:
+        self.errors = tempfile.TemporaryFile()  # noqa: SIM115  (closed by finish)
+        self.process = subprocess.Popen(
+            ["git", "http-backend"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.errors,
+            env=env,
+            cwd=cwd,
+        )
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.stdout = self.process.stdout
+        self.feeder: threading.Thread | None = None
+        if source is None:
+            self.process.stdin.close()
+        else:
+            self.feeder = threading.Thread(
+                target=_feed, args=(source, self.process.stdin), daemon=True, name="git-body"
+            )
+            self.feeder.start()
+
+    def read_headers(self) -> tuple[int, list[tuple[str, str]], bytes]:
+        """CGI response headers (``Status:`` included) and whatever body followed them."""
+        buffer = b""
+        while True:
+            for separator in (b"\r\n\r\n", b"\n\n"):
+                head, found, rest = buffer.partition(separator)
+                if found:
+                    return (*_parse_headers(head), rest)
+            chunk = self.stdout.read1(CHUNK)  # type: ignore[attr-defined]
+            if not chunk:
+                return 502, [("Content-Type", "text/plain")], b"memsync: git failed\n"
+            buffer += chunk
+
+    def stream(self, first: bytes) -> Iterator[bytes]:
+        completed = False
+        try:
+            if first:
+                yield first
+            while chunk := self.stdout.read1(CHUNK):  # type: ignore[attr-defined]
+                yield chunk
+            completed = True
+        finally:
+            self.finish(completed=completed)
+
+    def finish(self, *, completed: bool) -> None:
+        if not completed and self.process.poll() is None:
+            self.process.kill()  # the client went away mid-response
+        self.stdout.close()
+        code = self.process.wait()
+        if self.feeder is not None:
+            # The body must be read to its end (or abandoned) before the server reads
+            # the connection's next request from the same stream.
+            self.feeder.join(timeout=10)
+        self.errors.seek(0)
+        message = self.errors.read().decode("utf-8", "replace").strip()
+        self.errors.close()
+        if code != 0 or message:
+            log.warning("git http-backend exited %s: %s", code, message[-2000:])
+
+
+def _parse_headers(head: bytes) -> tuple[int, list[tuple[str, str]]]:
+    status = 200
+    headers = []
+    for line in head.decode("latin-1").splitlines():
+        name, _, value = line.partition(":")
+        if name.strip().lower() == "status":
+            status = int(value.split()[0])
+        elif name.strip():
+            headers.append((name.strip(), value.strip()))
+    return status, headers
 
 
 def _feed(source: IO[bytes], sink: IO[bytes]) -> None:
@@ -177,50 +243,3 @@ def _feed(source: IO[bytes], sink: IO[bytes]) -> None:
     finally:
         with contextlib.suppress(OSError):
             sink.close()
-
-
-def _read_headers(stdout: IO[bytes]) -> tuple[int, list[tuple[str, str]], bytes]:
-    """CGI response headers (``Status:`` included) and whatever body followed them."""
-    buffer = b""
-    while True:
-        for separator in (b"\r\n\r\n", b"\n\n"):
-            head, found, rest = buffer.partition(separator)
-            if found:
-                break
-        else:
-            chunk = stdout.read1(CHUNK)  # type: ignore[attr-defined]
-            if not chunk:
-                return 502, [("Content-Type", "text/plain")], b"memsync: git http-backend failed\n"
-            buffer += chunk
-            continue
-        break
-    status = 200
-    headers = []
-    for line in head.decode("latin-1").splitlines():
-        name, _, value = line.partition(":")
-        if name.strip().lower() == "status":
-            status = int(value.split()[0])
-        elif name.strip():
-            headers.append((name.strip(), value.strip()))
-    return status, headers, rest
-
-
-def _stream(process: subprocess.Popen[bytes], first: bytes, errors: IO[bytes]) -> Iterator[bytes]:
-    assert process.stdout is not None
-    finished = False
-    try:
-        if first:
-            yield first
-        while chunk := process.stdout.read1(CHUNK):  # type: ignore[attr-defined]
-            yield chunk
-        finished = True
-    finally:
-        if not finished and process.poll() is None:
-            process.kill()  # the client went away mid-response
-        process.stdout.close()
-        code = process.wait()
-        errors.seek(0)
-        message = errors.read().decode("utf-8", "replace").strip()
-        errors.close()
-        if code != 0 or message:
-            log.warning("git http-backend exited %s: %s", code, message[-2000:])

@@ -64,11 +64,15 @@ def open_repository(project: Project) -> MemoryRepo:
 def request_dream_gate_check(project_id: int, trigger: str) -> None:
     """Ask the dream's gate check to look at the project once the transaction commits.
 
-    By name: the dream's tasks are another module that this one does not import.
+    By name: the dream's tasks are another module that this one does not import. A
+    broker that cannot take it is logged, not raised: the beat checks every project's
+    gates on its own schedule, so a lost nudge only delays a dream.
     """
     from memsync.celery import app
 
-    transaction.on_commit(lambda: app.send_task(DREAM_GATE_TASK, args=[project_id, trigger]))
+    transaction.on_commit(
+        lambda: app.send_task(DREAM_GATE_TASK, args=[project_id, trigger]), robust=True
+    )
 
 
 def merge_member_branch(project: Project, username: str) -> tuple[MemberMerge, list[ConflictItem]]:
