@@ -23,10 +23,12 @@ from tests.dream.server import (
 pytestmark = [pytest.mark.worker, pytest.mark.slow]
 
 NOTE = {"MEMSYNC_DREAM_ENGINE": "tests.dream.engines:NoteEngine"}
+# Dreams may be routed to a queue of their own (CELERY_TASK_ROUTES); listen to both.
+QUEUES = "memsync,dreams"
 
 
 def test_it_dreams_end_to_end_in_a_worker_after_a_session_report(celery_worker_factory):
-    worker = celery_worker_factory(env=NOTE)
+    worker = celery_worker_factory(env=NOTE, queues=QUEUES)
     project = make_project()
     report_sessions(project, 5)
     main_before = MemoryRepo(project.repo_dir).rev_parse(MAIN)
@@ -46,7 +48,7 @@ def test_it_dreams_end_to_end_in_a_worker_after_a_session_report(celery_worker_f
 
 def test_it_dreams_exactly_once_for_eight_simultaneous_triggers(celery_worker_factory):
     slow = {**NOTE, "MEMSYNC_DREAM_ENGINE": "tests.dream.engines:SlowEngine"}
-    celery_worker_factory(env=slow, concurrency=4)
+    celery_worker_factory(env=slow, concurrency=4, queues=QUEUES)
     project = make_project()
     report_sessions(project, 5)
 
@@ -65,8 +67,8 @@ def test_it_dreams_exactly_once_for_eight_simultaneous_triggers(celery_worker_fa
 def test_it_lets_one_of_eight_queued_dreams_through_the_locks(celery_worker_factory):
     # Past the gates at the same moment: only the locks (and the mtime check) decide.
     slow = {**NOTE, "MEMSYNC_DREAM_ENGINE": "tests.dream.engines:SlowEngine"}
-    celery_worker_factory(env=slow, concurrency=2)
-    celery_worker_factory(env=slow, concurrency=2)
+    celery_worker_factory(env=slow, concurrency=2, queues=QUEUES)
+    celery_worker_factory(env=slow, concurrency=2, queues=QUEUES)
     project = make_project()
     gate_read = consolidated(project, hours_ago=30)
 
@@ -89,7 +91,8 @@ def test_it_recovers_from_a_worker_killed_mid_dream(celery_worker_factory):
             "MEMSYNC_DREAM_ENGINE": "tests.dream.engines:SlowEngine",
             "MEMSYNC_TEST_ENGINE_SECONDS": "120",
             "MEMSYNC_DREAM_LOCK_TTL_SECONDS": "3",
-        }
+        },
+        queues=QUEUES,
     )
     project = make_project()
     repo = MemoryRepo(project.repo_dir)
@@ -110,7 +113,8 @@ def test_it_recovers_from_a_worker_killed_mid_dream(celery_worker_factory):
         env={
             "MEMSYNC_DREAM_ENGINE": "tests.dream.engines:NoteEngine",
             "MEMSYNC_DREAM_LOCK_TTL_SECONDS": "3",
-        }
+        },
+        queues=QUEUES,
     )
     client = dream_runs.redis_client()
     wait_for(lambda: client.get(dream_runs.lock_key(project)) is None, timeout=10)
