@@ -265,6 +265,36 @@ def test_the_system_prompt_carries_the_four_phases_and_is_cached(
     assert "- 2 topic files beside MEMORY.md" in opening
 
 
+def test_transcripts_are_not_offered_and_the_model_is_told(
+    messages_server: MessagesServer, worktree: Path, tmp_path: Path
+) -> None:
+    transcripts = tmp_path / "transcripts"
+    transcripts.mkdir()
+    (transcripts / "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl").write_text("{}\n")
+    messages_server.add(
+        [
+            tool_use(
+                "read", {"path": str(transcripts / "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl")}
+            )
+        ],
+        [text("Nothing to improve: no new signal.")],
+    )
+    run_context = DreamContext(
+        workdir=worktree,
+        scope=Scope.PERSONAL,
+        now=NOW,
+        last_changed={},
+        transcripts_dir=transcripts,
+    )
+    result = engine(messages_server).consolidate(run_context, RecordingProgress())
+    opening = messages_server.requests[0]["messages"][0]["content"][0]["text"]
+    assert "Session transcripts are not available to you in this run" in opening
+    (answer,) = tool_results(messages_server.requests[1])
+    assert answer["is_error"] is True
+    assert any("transcripts were not offered" in note for note in result.notes)
+    assert result.summary == "Nothing to improve: no new signal."
+
+
 ESCAPES: list[tuple[str, dict[str, Any]]] = [
     ("read", {"path": "../outside/secret.txt"}),
     ("read", {"path": "{outside}/secret.txt"}),
