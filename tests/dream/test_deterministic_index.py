@@ -73,6 +73,7 @@ def test_an_overlong_index_ends_within_limits_with_every_memory_one_link_away(
             assert len(entry.raw) <= 150
             assert entry.target.startswith("../")
     assert "into sub-indexes" in result.summary
+    assert dream(corpus).files_touched == []
 
 
 def test_grouped_entries_move_under_their_heading(tmp_path: Path) -> None:
