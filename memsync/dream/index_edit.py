@@ -97,6 +97,13 @@ class IndexLines:
                 lines.append((part, "\n"))
         return cls(bom, lines)
 
+    @classmethod
+    def of(cls, index: MemoryIndex) -> IndexLines:
+        """The lines of an index already parsed (its parse is kept, not redone)."""
+        lines = cls.parse(index.render())
+        lines._parsed = index
+        return lines
+
     def render(self) -> str:
         return self.bom + "".join(content + ending for content, ending in self.lines)
 

@@ -94,7 +94,7 @@ class DreamDirectory:
         # A linked MEMORY.md may lead anywhere; it is neither read nor written.
         self.index_linked = (self.root / INDEX_FILENAME).is_symlink()
         if read.index is not None and not self.index_linked:
-            self.index = IndexLines.parse(read.index.render())
+            self.index = IndexLines.of(read.index)
         self.subindexes: dict[str, IndexLines] = {}
         folder = self.root / SUBINDEX_DIRNAME
         self.can_split = not folder.is_symlink() and (folder.is_dir() or not folder.exists())
