@@ -7,10 +7,7 @@ and the sub-index lists the group's entries in the usual format with links
 relative to itself (``- [Title](../file.md) — hook``). So every memory is at most
 one link away from ``MEMORY.md``.
 
-How a reader recognises a sub-index: a ``*.md`` file directly in the ``indexes/``
-folder of a memory directory (``indexes/projects.md``; ``team/indexes/…`` for the
-team scope). Its entry lines are index entries; their targets resolve against the
-sub-index's own folder, so ``../a.md`` is the topic file ``a.md``.
+How a reader recognises a sub-index is defined in ``memsync.memory.subindex``.
 
 `IndexLines` edits keep every other line exactly as written; a whole edit is
 applied at once, so 2,000 entries cost one parse, not one per entry.
@@ -18,8 +15,6 @@ applied at once, so 2,000 entries cost one parse, not one per entry.
 
 from __future__ import annotations
 
-import functools
-import posixpath
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -30,46 +25,19 @@ from memsync.memory import (
     IndexEntry,
     MemoryIndex,
     format_entry,
-    link_file,
 )
 from memsync.memory.decoding import BOM
+from memsync.memory.subindex import SUBINDEX_DIRNAME, entry_path, is_subindex_path, link_from
 
-SUBINDEX_DIRNAME = "indexes"
+__all__ = ["SUBINDEX_DIRNAME", "entry_path", "is_subindex_path", "link_from"]
 
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
 _ELLIPSIS = "…"
 
 
-def is_subindex_path(path: str) -> bool:
-    """``indexes/<name>.md``, relative to its memory directory."""
-    folder, _, name = path.partition("/")
-    return folder == SUBINDEX_DIRNAME and name.endswith(".md") and "/" not in name
-
-
 def is_index_path(path: str) -> bool:
     return path == INDEX_FILENAME or is_subindex_path(path)
-
-
-@functools.lru_cache(maxsize=8192)
-def entry_path(index_path: str, target: str) -> str | None:
-    """The file an entry of `index_path` links to, relative to the memory directory."""
-    folder = posixpath.dirname(index_path)
-    cleaned = target.strip()
-    if cleaned.startswith("<") and cleaned.endswith(">"):
-        cleaned = cleaned[1:-1].strip()
-    if folder and cleaned.startswith("../"):
-        return link_file(cleaned[3:])
-    resolved = link_file(cleaned)
-    if resolved is None or not folder:
-        return resolved
-    return f"{folder}/{resolved}"
-
-
-def link_from(index_path: str, path: str) -> str:
-    """The link target that reaches `path` from an entry in `index_path`."""
-    folder = posixpath.dirname(index_path)
-    return f"../{path}" if folder else path
 
 
 @dataclass

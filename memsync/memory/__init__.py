@@ -29,6 +29,7 @@ from memsync.memory.index import (
 )
 from memsync.memory.paths import MAX_SANITIZED_LENGTH, djb2_hash, sanitize_path
 from memsync.memory.problems import Problem, ProblemCode, Severity
+from memsync.memory.subindex import SUBINDEX_DIRNAME, entry_path, is_subindex_path
 from memsync.memory.topic import MEMORY_TYPES, REQUIRED_FIELDS, STRUCTURED_TYPES, MemoryFile
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "MEMORY_TYPES",
     "REQUIRED_FIELDS",
     "STRUCTURED_TYPES",
+    "SUBINDEX_DIRNAME",
     "TEAM_DIRNAME",
     "IndexEntry",
     "MemoryDirectory",
@@ -54,11 +56,13 @@ __all__ = [
     "age_days",
     "age_label",
     "djb2_hash",
+    "entry_path",
     "find_relative_dates",
     "format_entry",
     "freshness_header",
     "freshness_note",
     "is_log_path",
+    "is_subindex_path",
     "is_topic_path",
     "link_file",
     "rewrite_relative_dates",

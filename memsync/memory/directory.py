@@ -5,6 +5,8 @@ Layout::
     MEMORY.md                       the index
     *.md                            topic files, directly in the root
     logs/YYYY/MM/YYYY-MM-DD.md      append-only daily logs
+    indexes/<group>.md              sub-indexes linked from MEMORY.md (memory.subindex):
+                                    their entries count as indexed
     team/                           the team scope: a memory directory of its own,
                                     read with MemoryDirectory.read(root / "team")
 
@@ -24,6 +26,7 @@ from pathlib import Path
 
 from memsync.memory.index import INDEX_FILENAME, IndexEntry, MemoryIndex
 from memsync.memory.problems import Problem, ProblemCode, Severity
+from memsync.memory.subindex import SUBINDEX_DIRNAME, entry_path, is_subindex_path
 from memsync.memory.topic import MemoryFile
 
 LOGS_DIRNAME = "logs"
@@ -49,6 +52,7 @@ class MemoryDirectory:
     logs: list[str]
     scope: str | None = None
     root: Path | None = field(default=None, compare=False)
+    subindexes: dict[str, MemoryIndex] = field(default_factory=dict)
 
     # -- building ------------------------------------------------------------------
 
@@ -66,6 +70,7 @@ class MemoryDirectory:
         reader = _DiskReader(root, real_root)
         index_bytes: bytes | None = None
         files: dict[str, bytes] = {}
+        subindexes: dict[str, bytes] = {}
         present: set[str] = set()
         with os.scandir(root) as entries:
             for entry in sorted(entries, key=lambda e: e.name):
@@ -73,6 +78,10 @@ class MemoryDirectory:
                 present.add(name)
                 if name == LOGS_DIRNAME:
                     present.update(reader.logs())
+                    continue
+                if name == SUBINDEX_DIRNAME:
+                    subindexes = reader.subindexes()
+                    present.update(subindexes)
                     continue
                 if not name.endswith(".md") or not reader.is_file_inside(entry):
                     continue
@@ -100,6 +109,7 @@ class MemoryDirectory:
             reader.problems,
             scope,
             root,
+            subindexes,
         )
 
     @classmethod
@@ -118,9 +128,12 @@ class MemoryDirectory:
         if index_bytes is None and INDEX_FILENAME in files:
             index_bytes = files[INDEX_FILENAME]
         topics = {path: data for path, data in files.items() if is_topic_path(path)}
+        subindexes = {path: data for path, data in files.items() if is_subindex_path(path)}
         paths = set(files)
         logs = sorted(path for path in files if is_log_path(path))
-        return cls._build(index_bytes, topics, logs, paths.__contains__, [], scope, None)
+        return cls._build(
+            index_bytes, topics, logs, paths.__contains__, [], scope, None, subindexes
+        )
 
     @classmethod
     def _build(
@@ -132,29 +145,44 @@ class MemoryDirectory:
         problems: list[Problem],
         scope: str | None,
         root: Path | None,
+        subindex_bytes: Mapping[str, bytes] | None = None,
     ) -> MemoryDirectory:
         found = list(problems)
         index = MemoryIndex.parse_bytes(index_bytes) if index_bytes is not None else None
         parsed = {path: MemoryFile.parse(path, files[path]) for path in sorted(files)}
+        subindexes = {
+            path: MemoryIndex.parse_bytes(data, path)
+            for path, data in sorted((subindex_bytes or {}).items())
+        }
         for memory in parsed.values():
             found.extend(memory.problems)
         linked: set[str] = set()
-        if index is not None:
-            found.extend(index.problems(INDEX_FILENAME))
-            for entry in index.entries:
-                target = entry.file
+
+        def follow(index_path: str, entries: list[IndexEntry]) -> list[str]:
+            """Record what `entries` link; report dead links; return linked sub-indexes."""
+            nested = []
+            for entry in entries:
+                target = entry_path(index_path, entry.target)
                 if target is None:
                     continue
                 linked.add(target)
-                if target not in parsed and not exists(target):
+                if index_path == INDEX_FILENAME and target in subindexes:
+                    nested.append(target)
+                elif target not in parsed and not exists(target):
                     found.append(
                         Problem.at(
                             ProblemCode.INDEX_DEAD_LINK,
-                            INDEX_FILENAME,
+                            index_path,
                             entry.line,
                             f"entry '{entry.title}' links to {entry.target}, which does not exist",
                         )
                     )
+            return nested
+
+        if index is not None:
+            found.extend(index.problems(INDEX_FILENAME))
+            for subindex in follow(INDEX_FILENAME, index.entries):
+                follow(subindex, subindexes[subindex].entries)
         for path in parsed:
             if path not in linked:
                 why = (
@@ -172,7 +200,7 @@ class MemoryDirectory:
                     )
                 )
         found.sort(key=Problem.sort_key)
-        return cls(index, parsed, found, logs, scope, root)
+        return cls(index, parsed, found, logs, scope, root, subindexes)
 
     # -- reading -------------------------------------------------------------------
 
@@ -232,6 +260,24 @@ class _DiskReader:
                 f"cannot be read: {error.strerror or error}",
             )
         )
+
+    def subindexes(self) -> dict[str, bytes]:
+        """``indexes/*.md`` files directly in the folder, read (symlinks leaving refused)."""
+        found: dict[str, bytes] = {}
+        folder = self.root / SUBINDEX_DIRNAME
+        if folder.is_symlink() or not folder.is_dir():
+            return found
+        try:
+            with os.scandir(folder) as entries:
+                for entry in sorted(entries, key=lambda e: e.name):
+                    relative = f"{SUBINDEX_DIRNAME}/{entry.name}"
+                    if is_subindex_path(relative) and self.is_file_inside(entry, relative):
+                        data = self.read(relative)
+                        if data is not None:
+                            found[relative] = data
+        except OSError as error:
+            self._unreadable(SUBINDEX_DIRNAME, error)
+        return found
 
     def logs(self) -> list[str]:
         """Relative paths of every file under logs/ (not following directory links)."""

@@ -252,3 +252,45 @@ def test_it_reads_10000_files_and_names_every_unindexed_one(tmp_path: Path) -> N
 
     assert len(directory.files) == 10_000
     assert len(directory.problems) == 10_000 - 150  # the files the index does not list
+
+
+def test_it_counts_entries_of_a_linked_sub_index_as_indexed(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    (root / "indexes").mkdir(parents=True)
+    for name in ("a", "b"):
+        (root / f"{name}.md").write_text(GOOD.format(name=name))
+    (root / "MEMORY.md").write_text(
+        "# Memory Index\n\n- [Projects (2 more)](indexes/projects.md) — a and b\n"
+    )
+    (root / "indexes" / "projects.md").write_text(
+        "# Projects\n\n- [A](../a.md) — a\n- [B](../b.md) — b\n- [Gone](../gone.md) — x\n"
+    )
+
+    directory = MemoryDirectory.read(root)
+
+    codes = {(p.code, p.path, p.line) for p in directory.problems}
+    assert not any(code is ProblemCode.NOT_INDEXED for code, _, _ in codes)
+    assert (ProblemCode.INDEX_DEAD_LINK, "indexes/projects.md", 5) in codes
+    assert set(directory.subindexes) == {"indexes/projects.md"}
+    assert "indexes/projects.md" not in directory.files
+
+
+def test_it_ignores_a_sub_index_that_memory_md_does_not_link(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    (root / "indexes").mkdir(parents=True)
+    (root / "a.md").write_text(GOOD.format(name="a"))
+    (root / "MEMORY.md").write_text("# Memory Index\n")
+    (root / "indexes" / "stray.md").write_text("- [A](../a.md) — a\n")
+
+    directory = MemoryDirectory.read(root)
+
+    assert [p.path for p in directory.problems if p.code is ProblemCode.NOT_INDEXED] == ["a.md"]
+
+
+def test_it_follows_sub_indexes_built_from_blobs() -> None:
+    directory = MemoryDirectory.from_files(
+        b"- [Group](indexes/g.md) - g\n",
+        {"a.md": GOOD.format(name="a").encode(), "indexes/g.md": b"- [A](../a.md) - a\n"},
+    )
+
+    assert not [p for p in directory.problems if p.code is ProblemCode.NOT_INDEXED]
