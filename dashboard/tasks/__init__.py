@@ -3,5 +3,5 @@
 Tasks are thin: ids in, re-fetch, one domain call, a Run row written, a short summary out.
 """
 
-from . import dream, sync  # noqa: F401  (register the dream's tasks and the member merge)
-from . import extract  # noqa: F401  (extraction of uploaded transcripts)
+# Importing registers the tasks: the dream's, extraction of uploaded transcripts, member merges.
+from . import dream, extract, sync  # noqa: F401
