@@ -31,6 +31,7 @@ from memsync.sync.status import BranchState, team_status
 from .auth import WWW_AUTHENTICATE, authenticate, membership_for
 from .models import ConflictItem, ConflictStatus, Membership, Role, SessionRecord
 from .sync import open_repository, request_dream_gate_check
+from .tasks.extract import request_extraction
 
 # Claude Code transcripts of long sessions run to a few megabytes; the setting
 # MEMSYNC_MAX_TRANSCRIPT_BYTES overrides this.
@@ -132,6 +133,8 @@ def sessions(request: HttpRequest, membership: Membership) -> JsonResponse:
             stored = _store_transcript(record, transcript)
         record.save()
         request_dream_gate_check(project.pk, "session")
+        if stored is not None:
+            request_extraction(record)
     return JsonResponse(
         {
             "session_id": record.session_id,

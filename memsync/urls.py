@@ -11,6 +11,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("git/<slug:slug>.git/<path:git_path>", githttp.git_endpoint, name="git"),
+    path("api/", include("dashboard.recall_api")),  # before the API's catch-all 404
     path("api/", include("dashboard.api_urls")),
     path("", include("dashboard.urls")),
 ]

@@ -122,8 +122,10 @@ def extract_uploaded_session(self: Task, record_id: int) -> str:
     if result.commit is not None:
         merge_member_branch.delay(project.pk, record.user.username, result.commit)
         run.detail["merge_queued"] = True
-    summary = f"extract: {record.session_id} — {result.summary}"
-    problem = (result.reason or "") if result.status in (FAILED, REFUSED) else ""
+    failed = result.status in (FAILED, REFUSED)
+    # A refusal lists every finding; the summary stays one short line, the error has them.
+    summary = f"extract: {record.session_id} — {result.status if failed else result.summary}"
+    problem = (result.reason or "") if failed else ""
     return _finish(run, _STATUS[result.status], summary, problem)
 
 

@@ -55,13 +55,17 @@ MAX_DESCRIPTION_CHARS = 150
 MAX_NAME_CHARS = 60
 MAX_SLUG_CHARS = 40
 
-# Words that say "a memory" rather than which one: "forget the pnpm rule".
+# Words that say "a memory" rather than which one: "forget the pnpm rule", 忘记关于
+# pnpm 的那条规则. Chinese ones are removed from the text before it is cut into terms.
 _FORGET_FILLER = set(
     tokenize(
         "memory memories note notes rule rules thing things stuff entry fact facts said told "
         "about preference preferences instruction instructions reminder remembered what my "
-        "the that this you i asked saved 记忆 规则 那条 这条 关于 偏好 内容 说过 提醒 之前"
+        "the that this you i asked saved"
     )
+)
+_FORGET_FILLER_ZH = re.compile(
+    r"关于|那条|这条|那个|这个|规则|记忆|内容|偏好|说过的?|之前的?|提醒|的"
 )
 _SLUG_STOP = frozenset(
     (  # noqa: SIM905
@@ -154,7 +158,8 @@ def _remember(
     outcome: EngineOutcome,
 ) -> None:
     text, _ = rewrite_relative_dates(found.text, day)
-    excluded = never_saved(text, request.claude_md)
+    # Judged as said: "this week's PRs" must still read as ephemeral once dated.
+    excluded = never_saved(found.text, request.claude_md) or never_saved(text, request.claude_md)
     if excluded is not None:
         outcome.refused.append(Refusal(found.message_index, text, excluded.message()))
         outcome.notes.append(f"#{found.message_index}: {excluded.message()}: {text!r}")
@@ -206,7 +211,8 @@ def _forget(directory: _Directory, found: ExplicitRequest, outcome: EngineOutcom
 def rank_for_forget(target: str, files: dict[str, MemoryFile]) -> list[tuple[str, float]]:
     """Memories by how confidently `target` names them (0–1), best first; see the module
     docstring for the measure."""
-    wanted = {term for term in tokenize(target) if term not in _FORGET_FILLER}
+    said = _FORGET_FILLER_ZH.sub(" ", target)
+    wanted = {term for term in tokenize(said) if term not in _FORGET_FILLER}
     if not wanted or not files:
         return []
     heads: dict[str, set[str]] = {}

@@ -59,6 +59,15 @@ class EngineOutcome:
     stop: str = ""  # how a model run ended ("finished after 2 turns", the turn limit, …)
 
 
+class ExtractionFailed(Exception):
+    """The engine could not finish (the model's API failed); `outcome` holds what the run
+    did before, so its changes can be undone and its tokens still counted."""
+
+    def __init__(self, message: str, outcome: EngineOutcome) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+
+
 class ExtractionEngine(Protocol):
     name: str
 

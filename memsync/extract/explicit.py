@@ -55,9 +55,7 @@ _EN_FORGET = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 # "Do you remember when …", "remember how we …": reminiscing, not a request.
-_EN_NOT_A_FACT = re.compile(
-    r"^(?:when|how|what|why|where|who|which|if|whether|me|us|the\s+time)\b", re.IGNORECASE
-)
+_EN_NOT_A_FACT = re.compile(r"^(?:when|how|me|us|the\s+time)\b", re.IGNORECASE)
 # "forget it", "forget that, …", "forget about it": never mind. ("forget that the
 # staging URL moved" names something to forget.)
 _EN_NEVER_MIND = re.compile(

@@ -14,18 +14,10 @@ from collections.abc import Callable
 import anthropic
 
 from memsync.agent import AgentError, AgentResult, Sandbox, ToolSet, TurnReport, run_agent
-from memsync.extract.engine import ANTHROPIC, EngineOutcome, ExtractionRequest
+from memsync.extract.engine import ANTHROPIC, EngineOutcome, ExtractionFailed, ExtractionRequest
 from memsync.extract.prompts import EXTRACTION_SYSTEM_PROMPT, MAX_TURNS, extraction_prompt
 from memsync.memory import INDEX_FILENAME
 from memsync.recall.manifest import format_manifest
-
-
-class ExtractionFailed(Exception):
-    """The model could not be used; `outcome` holds what the run did before it failed."""
-
-    def __init__(self, message: str, outcome: EngineOutcome) -> None:
-        super().__init__(message)
-        self.outcome = outcome
 
 
 class AnthropicEngine:

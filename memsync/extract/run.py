@@ -24,8 +24,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memsync.extract.engine import EngineOutcome, ExtractionEngine, ExtractionRequest, Refusal
-from memsync.extract.llm import ExtractionFailed
+from memsync.extract.engine import (
+    EngineOutcome,
+    ExtractionEngine,
+    ExtractionFailed,
+    ExtractionRequest,
+    Refusal,
+)
 from memsync.extract.skip import skip_reason
 from memsync.extract.transcript import Transcript
 from memsync.memory import (

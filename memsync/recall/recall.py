@@ -18,14 +18,15 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
-
-import anthropic
+from typing import TYPE_CHECKING, Any
 
 from memsync.memory import age_days, freshness_header
 from memsync.recall.manifest import format_manifest, iso_time
 from memsync.recall.rank import RecallDocument, RecallIndex, ScoredDocument
 from memsync.recall.select import Selection, select_memories
+
+if TYPE_CHECKING:
+    import anthropic
 
 MAX_RESULTS = 5
 MAX_LINES = 200

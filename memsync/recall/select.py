@@ -15,8 +15,10 @@ import json
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import anthropic
+if TYPE_CHECKING:  # the SDK takes seconds to import; a recall without a key never needs it
+    import anthropic
 
 SELECTION_SYSTEM_PROMPT = """\
 You choose which saved memories will help an AI coding agent with the request it \
@@ -95,6 +97,8 @@ def select_memories(
     max_tokens: int = 512,
 ) -> Selection:
     """Ask `model` which of the `manifest`'s memories help with `query`."""
+    import anthropic
+
     try:
         response = client.messages.create(
             model=model,
@@ -115,6 +119,8 @@ def select_memories(
 
 
 def _describe(error: anthropic.APIError) -> str:
+    import anthropic
+
     if isinstance(error, anthropic.APIStatusError):
         return f"HTTP {error.status_code}"
     if isinstance(error, anthropic.APIConnectionError):

@@ -6,8 +6,8 @@
 The local ranking narrows the memories of DIR (and its ``team/``) to a short list;
 with ``ANTHROPIC_API_KEY`` set, the model picks from that list, otherwise the ranking
 answers. In hook mode the hook's JSON arrives on stdin (``prompt``, ``session_id``,
-``cwd``); the memory directory is the project's Claude Code one
-(``$CLAUDE_CONFIG_DIR`` or ``~/.claude``, then ``projects/<sanitized cwd>/memory``),
+``cwd``); the memory directory is the project's, found as Claude Code finds it
+(``memsync.client.claude``: settings, then ``<config>/projects/<sanitized root>/memory``),
 memories already shown in the session are not shown again, and the answer is
 Claude Code's hook output with the memories as ``additionalContext``. A hook must
 never break a session: every failure is a line on stderr and exit status 0.
@@ -202,12 +202,12 @@ def _default_model() -> str:
 
 
 def _project_memory_dir(cwd: object) -> Path | None:
-    from memsync.memory import sanitize_path
+    """The project's memory directory, found as Claude Code finds it (settings, Git root)."""
+    from memsync.client.claude import ClaudeCode
 
     if not isinstance(cwd, str) or not cwd:
         return None
-    config = os.environ.get("CLAUDE_CONFIG_DIR") or str(Path.home() / ".claude")
-    return Path(config) / "projects" / sanitize_path(cwd) / "memory"
+    return ClaudeCode(os.environ, Path.home()).memory_location(Path(cwd)).path
 
 
 def _surfaced_file(session: str) -> Path:
