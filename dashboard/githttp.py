@@ -38,11 +38,9 @@ log = logging.getLogger(__name__)
 
 CHUNK = 64 * 1024
 SERVICES = {"git-upload-pack": Role.VIEWER, "git-receive-pack": Role.MEMBER}
-# Variables a CGI request defines; inherited values would confuse http-backend.
-_CGI_NAMES = frozenset(
-    {"CONTENT_LENGTH", "CONTENT_TYPE", "QUERY_STRING", "REQUEST_METHOD", "PATH_INFO",
-     "PATH_TRANSLATED", "REMOTE_USER", "REMOTE_ADDR", "AUTH_TYPE", "SERVER_PROTOCOL"}
-)  # fmt: skip
+# All that git and the hooks need from the server's environment: the rest (SECRET_KEY,
+# DATABASE_URL, API keys) stays out of every process a push starts.
+_INHERITED = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ", "PYTHONPATH")
 _PASSED_HEADERS = ("HTTP_CONTENT_ENCODING", "HTTP_GIT_PROTOCOL")
 # WSGI forbids applications from setting hop-by-hop headers.
 _HOP_BY_HOP = frozenset(
@@ -95,11 +93,7 @@ def git_endpoint(request: HttpRequest, slug: str, git_path: str) -> HttpResponse
 
 
 def _environment(request: HttpRequest, project: Project, git_path: str, user: str) -> dict:
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if name not in _CGI_NAMES and not name.startswith(("HTTP_", "GIT_"))
-    }
+    env = {name: os.environ[name] for name in _INHERITED if name in os.environ}
     env.update(
         GIT_PROJECT_ROOT=str(project.base_dir),
         GIT_HTTP_EXPORT_ALL="1",
