@@ -25,6 +25,7 @@ urlpatterns = [
     re_path(rf"^p/{SLUG}/commits/{SHA}/revert$", history.commit_revert, name="commit-revert"),
     # Dreams
     path("p/<slug:slug>/dreams/", proposals.proposal_list, name="proposals"),
+    path("p/<slug:slug>/dreams/start", proposals.dream_start, name="dream-start"),
     path("p/<slug:slug>/dreams/<str:dream_id>/", proposals.proposal_detail, name="proposal"),
     path(
         "p/<slug:slug>/dreams/<str:dream_id>/approve",

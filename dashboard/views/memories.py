@@ -101,6 +101,10 @@ class IndexReport:
     problem_rows: list[ProblemRow] = field(default_factory=list)
 
     @property
+    def byte_label(self) -> str:
+        return f"{self.byte_count:,}"
+
+    @property
     def over_lines(self) -> bool:
         return self.line_count > MAX_INDEX_LINES
 
@@ -213,7 +217,7 @@ def memory_index(request: HttpRequest, slug: str) -> HttpResponse:
             "filters": filters,
             "scope": scope,
             "max_lines": MAX_INDEX_LINES,
-            "max_bytes": MAX_INDEX_BYTES,
+            "max_bytes": f"{MAX_INDEX_BYTES:,}",
             "tab": "index",
         },
     )

@@ -23,6 +23,7 @@ from memsync.memory import INDEX_FILENAME
 from memsync.store import MAIN, Diff, MemoryRepo, StoreError
 
 from ..access import ProjectAccess, project_for
+from ..dream_runs import start_manual_dream
 from ..forms import ApproveForm
 from ..models import Role, Run, RunKind
 from ..sync import identity_for
@@ -190,3 +191,16 @@ def proposal_reject(request: HttpRequest, slug: str, dream_id: str) -> HttpRespo
         return HttpResponseRedirect(page)
     messages.success(request, f"Rejected dream {dream_id}. Its commit is kept for the record.")
     return HttpResponseRedirect(page)
+
+
+@login_required
+@require_POST
+def dream_start(request: HttpRequest, slug: str) -> HttpResponse:
+    """A manual dream (SPEC D6): past the gates, still under both locks; its progress
+    page follows it live."""
+    access = project_for(request, slug, Role.MAINTAINER)
+    if open_repo(access.project.repo_dir) is None:
+        raise Http404("this project has no repository yet")
+    run = start_manual_dream(access.project, access.user)
+    messages.info(request, "Dream queued: this page follows it as it runs.")
+    return HttpResponseRedirect(reverse("dashboard:dream-run", args=[slug, run.pk]))

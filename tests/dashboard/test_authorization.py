@@ -151,6 +151,7 @@ RULES: dict[str, Rule] = {
     "dashboard:proposal": Rule(lambda s: ["acme", s.dream_id], page()),
     "dashboard:proposal-approve": Rule(lambda s: ["acme", s.dream_id], action(keep=["dreamt.md"])),
     "dashboard:proposal-reject": Rule(lambda s: ["acme", s.dream_id], action()),
+    "dashboard:dream-start": Rule(acme, action()),
     "dashboard:dream-run": Rule(lambda s: ["acme", s.run_id], page()),
     "dashboard:dream-run-progress": Rule(lambda s: ["acme", s.run_id], page()),
     "dashboard:dream-run-cancel": Rule(lambda s: ["acme", s.run_id], action()),
@@ -199,6 +200,30 @@ RULES: dict[str, Rule] = {
             Case(
                 "POST",
                 {"alice": 201, "bob": 201, "carol": 403, "mallory": 404, ANONYMOUS: 401},
+                token=True,
+            ),
+        ),
+    ),
+    "recall_api:recall": Rule(
+        acme,
+        (
+            Case("GET", TOKENS_ONLY, query="q=notes"),
+            Case(
+                "GET",
+                {"alice": 200, "bob": 200, "carol": 200, "mallory": 404, ANONYMOUS: 401},
+                query="q=notes",
+                token=True,
+            ),
+        ),
+    ),
+    "recall_api:recall": Rule(
+        acme,
+        (
+            Case("GET", TOKENS_ONLY, query="q=deploy"),
+            Case(
+                "GET",
+                {"alice": 200, "bob": 200, "carol": 200, "mallory": 404, ANONYMOUS: 401},
+                query="q=deploy&engine=ranking",
                 token=True,
             ),
         ),

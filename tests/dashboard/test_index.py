@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import stat
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -13,19 +12,11 @@ from django.urls import reverse
 
 from memsync.memory import FRESHNESS_NOTE
 from memsync.store import CommitKind
-from tests.dashboard.world import commit_memories, entry, topic
-
-
-def old_commit_env(days: int) -> dict[str, str]:
-    when = (datetime.now(UTC) - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S+0000")
-    return {"GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+from tests.dashboard.world import commit_days_ago, commit_memories, entry, topic
 
 
 def commit_at(repo, files: dict[str, bytes], days_ago: int, summary: str = "saved") -> None:
-    for path, data in files.items():
-        (repo.path / path).write_bytes(data)
-    repo.git.run("add", "--", *files)
-    repo.git.run("commit", "--quiet", "-m", f"extract: {summary}", env=old_commit_env(days_ago))
+    commit_days_ago(repo, files, days_ago, summary)
 
 
 def index_url(world, **query: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -90,6 +90,34 @@ def commit_memories(
     author: Identity | None = None,
 ) -> str:
     sha = repo.apply(changes, kind, summary, trailers, author=author)
+    assert sha is not None
+    return sha
+
+
+def commit_days_ago(
+    repo: MemoryRepo,
+    changes: Mapping[str, bytes],
+    days: int,
+    summary: str,
+    kind: str = CommitKind.EXTRACT,
+    trailers: tuple[tuple[str, str], ...] = (),
+    author: Identity | None = None,
+) -> str:
+    """A commit dated ``days`` ago, as history imported from elsewhere would have it."""
+    when = (datetime.now(UTC) - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S+0000")
+    for path, data in changes.items():
+        target = repo.path / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    repo.git.run("add", "--", *changes)
+    message = [
+        f"{kind}: {summary}",
+        "\n".join(f"{k}: {v}" for k, v in (("Memsync-Kind", kind), *trailers)),
+    ]
+    args = ["commit", "--quiet"] + [part for paragraph in message for part in ("-m", paragraph)]
+    env = {"GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+    repo.git.run(*args, env={**env, **(author.env("AUTHOR") if author else {})})
+    sha = repo.head()
     assert sha is not None
     return sha
 
