@@ -216,18 +216,6 @@ RULES: dict[str, Rule] = {
             ),
         ),
     ),
-    "recall_api:recall": Rule(
-        acme,
-        (
-            Case("GET", TOKENS_ONLY, query="q=deploy"),
-            Case(
-                "GET",
-                {"alice": 200, "bob": 200, "carol": 200, "mallory": 404, ANONYMOUS: 401},
-                query="q=deploy&engine=ranking",
-                token=True,
-            ),
-        ),
-    ),
     "api:not-found": Rule(lambda s: ["nothing/here"], (Case("GET", dict.fromkeys(ORDER, 404)),)),
 }
 
