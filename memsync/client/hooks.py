@@ -36,6 +36,13 @@ RECALL_HOOKS = {"UserPromptSubmit": RECALL}
 ALL_HOOKS = {**SYNC_HOOKS, **RECALL_HOOKS}
 
 
+def hook_commands(program: str = "memsync", *, recall: bool = False) -> dict[str, str]:
+    """Event → command, running ``program`` (``memsync`` from PATH, or a script's path)."""
+    wanted = {**SYNC_HOOKS, **(RECALL_HOOKS if recall else {})}
+    prefix = shlex.quote(program)
+    return {event: prefix + command.removeprefix("memsync") for event, command in wanted.items()}
+
+
 class SettingsError(Exception):
     """The settings file cannot be changed safely; it was left as it was."""
 

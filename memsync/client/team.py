@@ -301,19 +301,18 @@ class TeamClone:
     def push(self) -> PushResult:
         """Commit local edits (kind ``sync``) and push them to ``members/<user>``.
 
-        When the server refuses, the commit made here is undone (its changes are back
-        as uncommitted edits, ready to be fixed) and :class:`PushRefused` carries the
-        server's ``remote:`` lines.
+        When the server refuses, every commit it has not got is undone (their changes
+        are back as uncommitted edits, ready to be fixed: a refused file may sit in a
+        commit a hook's pull made earlier) and :class:`PushRefused` carries the
+        server's ``remote:`` lines. Other failures keep the commits for the next push.
         """
         with self.repo.lock.held():
             self._require_ready()
-            before = self.repo.head()
-            made = self._commit_local(None)
+            self._commit_local(None)
             result = PushResult(commits=self._unpushed())
             if not result.commits:
                 return result
-            base = self.remote_ref(self.link.branch) or self.remote_ref(MAIN)
-            result.files = self._changed_files(base, "HEAD") if base else []
+            result.files = self._unpushed_files()
             ref = f"refs/heads/{self.link.branch}"
             status, out, err = self.git.run_status("push", "--porcelain", ORIGIN, f"HEAD:{ref}")
             result.remote_lines = remote_lines(err)
@@ -323,11 +322,32 @@ class TeamClone:
                 return result
             # --porcelain puts the per-ref verdict on stdout, git's own errors on stderr.
             failure = _push_failure(f"{out}\n{err}", result.remote_lines, self.link)
-            if made is not None and before is not None:
-                self.git.run("reset", "--quiet", "--mixed", before)
             if isinstance(failure, PushRefused):
+                self._reset_to_server()
                 self.record("lastpusherror", f"{now_iso()} {failure}")
             raise failure
+
+    def _reset_to_server(self) -> None:
+        """Move the branch back to the newest commit the server has, keeping every file
+        as it is: what was unpushed becomes uncommitted edits. The member branch on the
+        server only takes fast-forwards, so never go behind it."""
+        mine, main = self.remote_ref(self.link.branch), self.remote_ref(MAIN)
+        mine_below = mine is not None and self.repo.is_ancestor(mine, "HEAD")
+        main_below = main is not None and self.repo.is_ancestor(main, "HEAD")
+        target: str | None
+        if mine is not None and mine_below:
+            target = (
+                main
+                if main is not None and main_below and self.repo.is_ancestor(mine, main)
+                else mine
+            )
+        elif main_below:
+            target = main
+        else:
+            fork = main or mine
+            target = self.repo.merge_base("HEAD", fork) if fork else None
+        if target is not None:
+            self.git.run("reset", "--quiet", "--mixed", target)
 
     def _require_ready(self) -> None:
         if self.merging():
@@ -368,6 +388,20 @@ class TeamClone:
             if entry[0] in "RC":
                 next(entries, None)  # the rename's source follows as its own field
         return paths
+
+    def _unpushed_files(self) -> list[tuple[str, str]]:
+        """Files the unpushed commits change (not counting what merges brought from
+        the server), each with its latest status letter."""
+        known = [ref for ref in (self.remote_ref(self.link.branch), self.remote_ref(MAIN)) if ref]
+        out = self.git.run(
+            "log", "--format=", "--name-status", "--no-renames", "HEAD", "--not", *known
+        )
+        latest: dict[str, str] = {}
+        for line in out.splitlines():
+            letter, _, path = line.partition("\t")
+            if path and path not in latest:  # newest first
+                latest[path] = letter[:1]
+        return sorted((letter, path) for path, letter in latest.items())
 
     def _changed_files(self, base: str, head: str) -> list[tuple[str, str]]:
         out = self.git.run("diff", "--name-status", "--no-renames", base, head)

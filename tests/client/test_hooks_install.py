@@ -33,10 +33,15 @@ def home(tmp_path: Path) -> Path:
     return home
 
 
+SCRIPT = Path(sys.executable).with_name("memsync")
+# This installation's bin first: the `memsync` Claude Code's shell would find is this one.
+ON_PATH = f"{SCRIPT.parent}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
 def memsync(
-    home: Path, *args: str | Path, cwd: Path | None = None
+    home: Path, *args: str | Path, cwd: Path | None = None, path: str = ON_PATH
 ) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "HOME": str(home)}
+    env = {**os.environ, "HOME": str(home), "PATH": path}
     env.pop("CLAUDE_CONFIG_DIR", None)
     return subprocess.run(
         [*MEMSYNC, *map(str, args)], capture_output=True, text=True, env=env, cwd=cwd
@@ -175,9 +180,25 @@ def test_project_scope_writes_the_projects_shared_settings(home, tmp_path):
     assert not user_settings(home).exists()
 
 
+def test_without_memsync_on_path_user_hooks_run_this_installation_by_path(home, tmp_path):
+    bare_path = "/usr/bin:/bin"
+
+    user = memsync(home, "hooks", "install", path=bare_path)
+    project = memsync(home, "hooks", "install", "--project", cwd=tmp_path, path=bare_path)
+    again = memsync(home, "hooks", "install")  # now memsync is on PATH: still one hook
+
+    settings = json.loads(user_settings(home).read_text())
+    assert user.returncode == 0, user.stderr
+    assert commands(settings, "Stop") == [f"{SCRIPT} push --quiet"]
+    assert "nothing changed" in again.stdout
+    shared = json.loads((tmp_path / ".claude" / "settings.json").read_text())
+    assert commands(shared, "Stop") == ["memsync push --quiet"]  # no machine's path in a repo
+    assert "not on your PATH" in project.stderr
+
+
 def test_user_scope_follows_claude_config_dir(home, tmp_path):
     config = tmp_path / "claude-config"
-    env = {**os.environ, "HOME": str(home), "CLAUDE_CONFIG_DIR": str(config)}
+    env = {**os.environ, "HOME": str(home), "CLAUDE_CONFIG_DIR": str(config), "PATH": ON_PATH}
 
     subprocess.run([*MEMSYNC, "hooks", "install"], env=env, check=True, capture_output=True)
 

@@ -221,21 +221,33 @@ def test_a_push_with_a_secret_shows_the_servers_refusal_and_keeps_the_edit(
     bob.link(team.slug)
     key = next(s.value for s in fake_secrets() if s.rule_id == "aws-access-token")
     bob.write({"cloud.md": f"# Cloud\n\nThe staging key is\n{key} for now.\n"})
+    # A session-start hook's pull commits local edits before merging: the secret is in a
+    # commit before the push even starts.
+    assert bob.memsync("pull", "--quiet").returncode == 0
 
     refused = bob.memsync("push")
-    status = bob.memsync("status", "--json")
+    status = json.loads(bob.memsync("status", "--json").stdout)
 
     assert refused.returncode == 1, refused.stderr
     assert "the server refused the push to members/bob" in refused.stderr
-    assert "remote: " in refused.stderr
-    assert "cloud.md:4: secret (aws-access-token)" in refused.stderr
+    assert "remote: memsync:   cloud.md:4: secret (aws-access-token)" in refused.stderr
     assert key not in refused.stderr + refused.stdout
     assert "Nothing was stored on the server" in refused.stderr
     assert team.repo.rev_parse("members/bob") is None
-    assert "?? cloud.md" in bob.git("status", "--porcelain").stdout
-    state = json.loads(status.stdout)
-    assert "refused" in state["last_push_error"]
-    assert state["unpushed"] == 0 and state["changes"] == ["?? cloud.md"]
+    assert "refused" in status["last_push_error"]
+    assert status["unpushed"] == 0 and status["changes"] == ["?? cloud.md"]
+
+    bob.write({"cloud.md": "# Cloud\n\nThe staging key is in the vault.\n"})
+    fixed = bob.memsync("push")
+
+    assert fixed.returncode == 0, fixed.stderr
+    assert (
+        team.repo.read("members/bob", "cloud.md")
+        == b"# Cloud\n\nThe staging key is in the vault.\n"
+    )
+    history = team.repo.git.run("log", "-p", "members/bob")
+    assert key not in history
+    assert json.loads(bob.memsync("status", "--json").stdout)["last_push_error"] is None
 
 
 def test_a_viewer_is_told_their_role_does_not_allow_pushing(
@@ -317,8 +329,10 @@ def test_hooks_never_fail_a_session_when_the_server_is_unreachable(
         assert hook.stdout == ""
         assert "unreachable" in hook.stderr
     assert loud.returncode == 2 and "cannot reach the server" in loud.stderr
-    assert (bob.team_dir / "offline.md").exists()
-    assert "?? offline.md" in bob.git("status", "--porcelain").stdout
+    # The edit is kept in a local commit, pushed when the server is back.
+    state = json.loads(bob.memsync("status", "--json", "--no-fetch").stdout)
+    assert state["unpushed"] == 1 and state["changes"] == []
+    assert "offline.md" in bob.git("show", "--stat", "HEAD").stdout
 
 
 def test_hooks_do_nothing_in_a_project_that_is_not_linked(tmp_path: Path, git_server):

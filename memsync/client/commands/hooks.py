@@ -4,7 +4,9 @@
 ``--project`` edits ``<cwd>/.claude/settings.json``, shared with everyone who clones
 the project. Installed: SessionStart → ``memsync pull --quiet``; SessionEnd and Stop →
 ``memsync push --quiet``; with ``--recall`` also UserPromptSubmit →
-``memsync recall --hook``. Uninstall removes all of memsync's hooks and nothing else.
+``memsync recall --hook``. When the ``memsync`` on PATH is not this installation (or
+there is none), user hooks run this installation's script by its path instead. Uninstall
+removes all of memsync's hooks, however they name it, and nothing else.
 """
 
 from __future__ import annotations
@@ -57,24 +59,37 @@ def _settings_path(args: argparse.Namespace) -> Path:
     return ClaudeCode(os.environ, home).user_settings
 
 
+def _program(args: argparse.Namespace) -> str:
+    """How the hooks should call memsync. Claude Code runs hooks through the user's
+    shell, whose PATH may not reach this installation (a virtualenv): then the user
+    hooks name this installation's script by path. Project settings are shared through
+    the repository, where a path of this machine means nothing: always ``memsync``."""
+    script = Path(sys.executable).with_name("memsync")
+    if args.scope == "project" or not script.exists():
+        return "memsync"
+    found = shutil.which("memsync", path=os.environ.get("PATH"))
+    if found is not None and Path(found).resolve() == script.resolve():
+        return "memsync"
+    return str(script)
+
+
 def run_install(args: argparse.Namespace) -> int:
     from memsync.client import hooks
 
     path = _settings_path(args)
-    wanted = {**hooks.SYNC_HOOKS, **(hooks.RECALL_HOOKS if args.recall else {})}
+    program = _program(args)
     try:
-        added = hooks.install(path, wanted)
+        added = hooks.install(path, hooks.hook_commands(program, recall=args.recall))
     except hooks.SettingsError as error:
         raise CommandError(str(error)) from error
     if added:
         print(f"added memsync hooks for {', '.join(added)} to {path}")
     else:
         print(f"memsync hooks already in {path}; nothing changed")
-    if shutil.which("memsync", path=os.environ.get("PATH")) is None:
-        where = Path(sys.executable).parent
+    if program == "memsync" and shutil.which("memsync", path=os.environ.get("PATH")) is None:
         print(
-            f"note: `memsync` is not on your PATH; Claude Code runs hooks through your shell, "
-            f"so add {where} to PATH (or link {where / 'memsync'} into a directory on it)",
+            "note: `memsync` is not on your PATH; Claude Code runs hooks through your shell, "
+            "so install memsync where that PATH reaches it",
             file=sys.stderr,
         )
     return 0
