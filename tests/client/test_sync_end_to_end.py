@@ -86,13 +86,15 @@ def test_logging_in_again_replaces_the_token(team: Team, developers: dict[str, D
     assert second in text and bob.token not in text
 
 
-def test_login_names_a_server_that_is_not_memsync(tmp_path: Path, git_server):
+def test_login_says_when_the_server_is_unreachable_or_not_memsync(tmp_path: Path, git_server):
     bob = Developer("bob", tmp_path, git_server, "x")
 
-    result = bob.memsync("login", dead_url(), "--user", "bob", MEMSYNC_TOKEN="x")
+    unreachable = bob.memsync("login", dead_url(), "--user", "bob", MEMSYNC_TOKEN="x")
+    elsewhere = bob.memsync("login", f"{git_server.url}/not-memsync", "--user", "bob",
+                            MEMSYNC_TOKEN="x")  # fmt: skip
 
-    assert result.returncode == 2
-    assert "cannot reach" in result.stderr
+    assert unreachable.returncode == 2 and "cannot reach" in unreachable.stderr
+    assert elsewhere.returncode == 2 and "memsync server" in elsewhere.stderr
     assert not (bob.home / ".config" / "memsync").exists()
 
 
