@@ -146,6 +146,9 @@ def _celery_url(redis_url: str) -> str:
 CELERY_BROKER_URL = _celery_url(REDIS_URL)
 CELERY_RESULT_BACKEND = _celery_url(REDIS_URL)
 CELERY_TASK_DEFAULT_QUEUE = "memsync"
+# Dreams run for minutes and can be given machines of their own (a worker started with
+# `--queues dreams`); merges, extractions and gate checks stay quick on `memsync`.
+CELERY_TASK_ROUTES = {"dashboard.tasks.dream.run_dream": {"queue": "dreams"}}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
