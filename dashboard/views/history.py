@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from memsync.dream.adoption import revert as revert_dream
 from memsync.store import MAIN, CommitInfo, CommitKind, MemoryRepo, StoreError
+from memsync.store.history import LOG_FORMAT, parse_log
 
 from ..access import ProjectAccess, project_for
 from ..models import Role
@@ -26,7 +27,6 @@ from ..sync import identity_for
 from .snapshot import open_repo
 
 PER_PAGE = 30
-REVERT_SCAN_LIMIT = 5000
 REVERTS_TRAILER = "Memsync-Reverts"
 DREAM_TRAILER = "Memsync-Dream"
 _SHA = re.compile(r"^[0-9a-f]{7,40}$")
@@ -47,7 +47,7 @@ def commit_or_404(repo: MemoryRepo, sha: str) -> CommitInfo:
 
 
 def reverts_on_main(repo: MemoryRepo) -> dict[str, str]:
-    """Reverted commit → the revert commit on ``main``; one ``git log``, cached per head."""
+    """Reverted commit → the revert commit on ``main``; one filtered ``git log`` per head."""
     head = repo.rev_parse(MAIN)
     if head is None:
         return {}
@@ -56,12 +56,23 @@ def reverts_on_main(repo: MemoryRepo) -> dict[str, str]:
     if isinstance(found, dict):
         return found
     reverts: dict[str, str] = {}
-    for commit in repo.log(MAIN, limit=REVERT_SCAN_LIMIT):
+    for commit in commits_with_trailer(repo, REVERTS_TRAILER):
         if commit.kind == CommitKind.REVERT:
             for target in commit.trailer_values(REVERTS_TRAILER):
                 reverts.setdefault(target, commit.sha)
     cache.set(key, reverts, timeout=24 * 3600)
     return reverts
+
+
+def commits_with_trailer(
+    repo: MemoryRepo, trailer: str, *, first_parent: bool = False
+) -> list[CommitInfo]:
+    """Commits on ``main`` whose message has a ``trailer:`` line, newest first; git does
+    the filtering, so a long history costs one process and no per-file stats."""
+    args = ["log", f"--format={LOG_FORMAT}", f"--grep=^{trailer}: "]
+    if first_parent:
+        args.append("--first-parent")
+    return parse_log(repo.git.run_bytes(*args, MAIN, "--"))
 
 
 def is_adopted_dream(commit: CommitInfo) -> bool:

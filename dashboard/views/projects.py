@@ -12,9 +12,10 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from ..access import signed_in_user
-from ..models import ConflictStatus, Membership, Project, Run, RunKind, RunStatus
+from ..models import ConflictStatus, Membership, Project, Run, RunKind
 from .proposals import open_proposal_count
 from .snapshot import Health, health_of, open_repo
+from .team import last_merges
 
 
 @dataclass(frozen=True)
@@ -49,12 +50,7 @@ def project_list(request: HttpRequest) -> HttpResponse:
         repo = open_repo(project.repo_dir)
         commit, health = health_of(repo, project.slug) if repo else (None, None)
         last_dream = project.runs.filter(kind=RunKind.DREAM).order_by("-created_at").first()
-        last_merge = (
-            project.runs.filter(kind=RunKind.MERGE, status=RunStatus.MERGED)
-            .exclude(finished_at=None)
-            .order_by("-finished_at")
-            .first()
-        )
+        merges = last_merges(repo).values() if repo else ()
         rows.append(
             ProjectHealth(
                 project=project,
@@ -64,7 +60,7 @@ def project_list(request: HttpRequest) -> HttpResponse:
                 open_proposals=open_proposal_count(repo) if repo else 0,
                 open_conflicts=getattr(membership, "open_conflicts", 0),
                 last_dream=last_dream,
-                last_sync=last_merge.finished_at if last_merge else None,
+                last_sync=max((merge.date for merge in merges), default=None),
             )
         )
     return render(request, "dashboard/project_list.html", {"rows": rows})

@@ -26,11 +26,11 @@ from ..access import ProjectAccess, project_for
 from ..forms import ResolveForm
 from ..models import ConflictItem, ConflictStatus, Role
 from ..sync import resolve_conflict
+from .history import commits_with_trailer
 from .snapshot import open_repo
 
 MEMBER_PREFIX = "members/"
 MEMBER_TRAILER = "Memsync-Member"
-MERGE_SCAN_LIMIT = 2000
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,8 @@ class MemberBranch:
 
 
 def last_merges(repo: MemoryRepo) -> dict[str, CommitInfo]:
-    """Member → the newest merge of their branch into ``main``; one ``git log`` per head."""
+    """Member → the newest merge of their branch into ``main``; one filtered ``git log``
+    per head of ``main``."""
     head = repo.rev_parse(MAIN)
     if head is None:
         return {}
@@ -53,9 +54,9 @@ def last_merges(repo: MemoryRepo) -> dict[str, CommitInfo]:
     if isinstance(found, dict):
         return found
     merges: dict[str, CommitInfo] = {}
-    for commit in repo.log(MAIN, limit=MERGE_SCAN_LIMIT, first_parent=True):
+    for commit in commits_with_trailer(repo, MEMBER_TRAILER, first_parent=True):
         member = commit.trailer(MEMBER_TRAILER)
-        if member and member not in merges:
+        if commit.is_merge and member and member not in merges:
             merges[member] = commit
     cache.set(key, merges, timeout=24 * 3600)
     return merges

@@ -27,10 +27,6 @@ def test_it_shows_memories_problems_open_dreams_conflicts_and_last_runs(world):
         project=world.acme, kind=RunKind.DREAM, status=RunStatus.PROPOSED,
         finished_at=timezone.now(),
     )  # fmt: skip
-    Run.objects.create(
-        project=world.acme, kind=RunKind.MERGE, status=RunStatus.MERGED,
-        finished_at=timezone.now(),
-    )  # fmt: skip
 
     html = world.client("carol").get(reverse("dashboard:projects")).content.decode()
 
