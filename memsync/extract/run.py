@@ -283,11 +283,14 @@ def _snapshot(root: Path) -> dict[str, bytes]:
 def _changes(
     repo: MemoryRepo, paths: Sequence[str], before: Mapping[str, bytes]
 ) -> dict[str, bytes | None]:
+    """What the engine changed, as a commit would record it: a file it deleted that the
+    repository never had (written by Claude Code, not committed yet) is no change."""
+    tracked = set(repo.files("HEAD"))
     changes: dict[str, bytes | None] = {}
     for path in sorted(set(paths)):
         target = repo.path / path
         now = target.read_bytes() if target.is_file() else None
-        if now != before.get(path):
+        if now != before.get(path) and (now is not None or path in tracked):
             changes[path] = now
     return changes
 

@@ -210,3 +210,18 @@ def test_the_sample_transcripts_render_compactly_for_the_model():
 
 def log_messages(path: Path) -> int:
     return len(read_transcript(path).messages)
+
+
+def test_forgetting_a_memory_nobody_committed_yet_needs_no_commit(tmp_path):
+    repo = memory_repo(tmp_path / "memory")
+    head = repo.head()
+    (repo.path / "feedback_pnpm.md").write_text(
+        "---\nname: Use pnpm\ndescription: Use pnpm instead of npm\ntype: feedback\n---\nx\n"
+    )
+    path = SessionLog().turn("Forget the pnpm rule.").write(tmp_path / "s")
+
+    result = run(repo, path)
+
+    assert not (repo.path / "feedback_pnpm.md").exists()
+    assert result.commit is None and repo.head() == head
+    assert "#0: forgot feedback_pnpm.md (1.00)" in result.notes
