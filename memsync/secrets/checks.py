@@ -12,7 +12,6 @@ import re
 import unicodedata
 
 from memsync.secrets.findings import MAX_BLOB_BYTES, Finding, FindingKind
-from memsync.secrets.rules import load_rules
 from memsync.secrets.scan import scan_text
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
@@ -100,7 +99,7 @@ def check_blob(path: str, data: bytes) -> list[Finding]:
 
     Over `MAX_BLOB_BYTES` it is refused without reading further. A Markdown file must
     be UTF-8 and is scanned for secrets; any other text is scanned too; a binary blob
-    (one with a NUL byte) is judged by its size and its name alone.
+    (one with a NUL byte) is judged by its size alone.
     """
     if len(data) > MAX_BLOB_BYTES:
         return [
@@ -124,18 +123,5 @@ def check_blob(path: str, data: bytes) -> list[Finding]:
             ]
         return scan_text(path, text)
     if b"\0" in data:
-        return _name_findings(path)
-    return scan_text(path, data.decode("utf-8", errors="replace"))
-
-
-def _name_findings(path: str) -> list[Finding]:
-    # Binary content is not scanned, but some files are secrets by their name alone
-    # (gitleaks' path-only rules, such as a PKCS#12 bundle).
-    rules = load_rules()
-    if rules.allowlist.allows_path(path):
         return []
-    return [
-        Finding(path, 0, rule.id, rule.description, FindingKind.SECRET)
-        for rule in rules.rules
-        if rule.regex is None and rule.path is not None and rule.path.search(path)
-    ]
+    return scan_text(path, data.decode("utf-8", errors="replace"))

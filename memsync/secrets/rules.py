@@ -1,335 +1,455 @@
-"""The secret rules: gitleaks' maintained rule set, read from the vendored TOML.
+"""The secret rules: detect-secrets' regex detectors, plus two documented key formats.
 
-`gitleaks.toml` beside this module is the upstream file as published (MIT licensed, the
-commit is named at its top). gitleaks is written in Go, so its patterns are Go RE2; this
-module translates the few constructs Python's `re` spells differently, compiles every
-pattern once, and keeps what the scanner needs: each rule's keywords (the cheap
-prefilter), secret group, entropy threshold, path restriction and allowlists, plus the
-global allowlist. Rules memsync deliberately does not run are listed in `DROPPED_RULES`
-with the reason; a rule that fails to translate is dropped with the compiler's reason,
-so an upstream update can never silently lose one.
+The rule set is Yelp's detect-secrets (a dependency, installed from PyPI): every pattern
+of its `RegexBasedDetector` plugins is used as the package ships it — the compiled
+regex object itself, never a copy of its text — except the detectors in
+`EXCLUDED_DETECTORS`, each with the reason. detect-secrets has no rule for two key
+classes SPEC T4 names, Anthropic and Google Cloud API keys; `OWN_RULES` adds them from
+the vendors' published key formats.
+
+What memsync adds to each pattern is what a scan of memory text needs: a readable,
+stable rule id and a short description for the message a pusher reads; the literals
+and shape every match holds (the cheap prefilter); which capture group holds the
+secret; and how far the secret reaches, so that redaction removes all of it and nothing
+else (detect-secrets stops a private key at its `BEGIN` line, a JWT before its
+signature, and an OpenAI or Stripe key after a fixed number of characters).
 """
 
 from __future__ import annotations
 
-import functools
-import importlib.resources
 import re
-import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import Enum
 from types import MappingProxyType
-from typing import Any
 
-from memsync.secrets.search import Branch, Hit, Subject, branches_of, class_end, finditer
+from detect_secrets.plugins.artifactory import ArtifactoryDetector
+from detect_secrets.plugins.aws import AWSKeyDetector
+from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
+from detect_secrets.plugins.base import RegexBasedDetector
+from detect_secrets.plugins.basic_auth import BasicAuthDetector
+from detect_secrets.plugins.cloudant import CloudantDetector
+from detect_secrets.plugins.discord import DiscordBotTokenDetector
+from detect_secrets.plugins.github_token import GitHubTokenDetector
+from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
+from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
+from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
+from detect_secrets.plugins.jwt import JwtTokenDetector
+from detect_secrets.plugins.mailchimp import MailchimpDetector
+from detect_secrets.plugins.npm import NpmDetector
+from detect_secrets.plugins.openai import OpenAIDetector
+from detect_secrets.plugins.private_key import PrivateKeyDetector
+from detect_secrets.plugins.pypi_token import PypiTokenDetector
+from detect_secrets.plugins.sendgrid import SendGridDetector
+from detect_secrets.plugins.slack import SlackDetector
+from detect_secrets.plugins.softlayer import SoftlayerDetector
+from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+from detect_secrets.plugins.stripe import StripeDetector
+from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
+from detect_secrets.plugins.twilio import TwilioKeyDetector
 
-RULES_FILE = "gitleaks.toml"
-
-# Rules memsync does not run, and why. Everything else in the vendored file is used.
-DROPPED_RULES: Mapping[str, str] = MappingProxyType(
+# detect-secrets plugins memsync does not run, by class name, and why.
+EXCLUDED_DETECTORS: Mapping[str, str] = MappingProxyType(
     {
-        "database-password": (
-            "has neither keywords nor an entropy threshold upstream, and its `pwd` "
-            "alternative accepts any word after a comma, so ordinary prose such as "
-            "'print the pwd, then cd' is refused; password assignments with a "
-            "high-entropy value are still found by generic-api-key"
+        "KeywordDetector": (
+            "flags any value assigned to a word such as password, secret or token, so "
+            "ordinary memory prose ('password: in 1Password', 'token = see the vault') is "
+            "refused; SPEC T4 asks for rules with distinctive prefixes"
+        ),
+        "Base64HighEntropyString": (
+            "flags any random-looking quoted string: base64 test data, hashes and ids that "
+            "memory notes quote all the time"
+        ),
+        "HexHighEntropyString": (
+            "flags any random-looking quoted hex string: git SHAs, checksums and UUIDs that "
+            "memory notes quote all the time"
+        ),
+        "IPPublicDetector": (
+            "a public IP address is not a credential, and its pattern also matches dotted "
+            "version numbers such as 1.2.3.4"
         ),
     }
 )
 
-# The messages a pusher reads name the secret in a few words; upstream descriptions are
-# whole sentences. These are the classes SPEC T4 names; other rules use the noun phrase
-# taken from their upstream description.
-SHORT_DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
-    {
-        "aws-access-token": "AWS access key",
-        "gcp-api-key": "Google Cloud API key",
-        "azure-ad-client-secret": "Azure AD client secret",
-        "openai-api-key": "OpenAI API key",
-        "anthropic-api-key": "Anthropic API key",
-        "anthropic-admin-api-key": "Anthropic admin API key",
-        "github-pat": "GitHub personal access token",
-        "github-fine-grained-pat": "GitHub fine-grained personal access token",
-        "github-oauth": "GitHub OAuth token",
-        "github-app-token": "GitHub App token",
-        "github-refresh-token": "GitHub refresh token",
-        "gitlab-pat": "GitLab personal access token",
-        "gitlab-pat-routable": "GitLab personal access token",
-        "slack-bot-token": "Slack bot token",
-        "slack-legacy-bot-token": "Slack bot token",
-        "slack-user-token": "Slack user token",
-        "slack-app-token": "Slack app token",
-        "slack-webhook-url": "Slack webhook URL",
-        "stripe-access-token": "Stripe secret key",
-        "npm-access-token": "npm access token",
-        "pypi-upload-token": "PyPI upload token",
-        "private-key": "private key",
-        "jwt": "JSON Web Token",
-        "generic-api-key": "secret value assigned to a key, token or password",
-    }
-)
 
-_DESCRIPTION_NOUN = re.compile(
-    r"^(?:Identified|Detected|Found|Discovered|Uncovered)\s+(?:an?\s+)?"
-    r"(?:potential\s+|possible\s+)?(?P<what>[^,]+?)\.?(?:,|$)"
-)
-# `(?flags)` switching flags for the rest of the enclosing group.
-_INLINE_FLAGS = re.compile(r"\(\?([a-zA-Z-]+)\)")
-_PYTHON_FLAGS = set("imsx-")
+class Reach(Enum):
+    """How far a secret extends beyond what its pattern matched."""
 
-
-class RuleError(ValueError):
-    """A pattern that cannot be expressed in Python's `re`."""
+    # Exactly the secret group (or the whole match).
+    MATCH = "match"
+    # The run of token characters (letters, digits, `_`, `-`) that starts inside the
+    # match: a delimiter the pattern matched is left out, the rest of a longer key is not.
+    TOKEN = "token"
+    # Header, payload and signature of a JSON Web Token.
+    JWT = "jwt"
+    # A whole private key: its BEGIN marker through its END marker (PuTTY: through the
+    # Private-MAC line), or through the base64 lines that follow when the end is missing.
+    KEY_BLOCK = "key-block"
 
 
 @dataclass(frozen=True)
-class Allowlist:
-    """gitleaks allowlist: a finding it matches is not a secret.
+class Variant:
+    """A more precise id and description for secrets starting with `prefix`."""
 
-    `condition` is "OR" (any one check allows) or "AND" (every check present must
-    allow); `regex_target` says what the regexes see: the secret, the whole match or
-    the whole line(s). Stopwords are compared with the lower-cased secret.
-    """
-
-    description: str = ""
-    condition: str = "OR"
-    regex_target: str = "secret"
-    regexes: tuple[re.Pattern[str], ...] = ()
-    stopwords: tuple[str, ...] = ()
-    paths: tuple[re.Pattern[str], ...] = ()
-
-    def allows(self, *, secret: str, match: str, line: str, path: str | None) -> bool:
-        """Whether the finding is allowed; `path=None` leaves the paths out of it."""
-        target = {"secret": secret, "match": match, "line": line}[self.regex_target]
-        checks: list[bool] = []
-        if self.paths and path is not None:
-            checks.append(any(p.search(path) for p in self.paths))
-        if self.regexes:
-            checks.append(any(r.search(target) for r in self.regexes))
-        if self.stopwords:
-            lowered = secret.lower()
-            checks.append(any(word in lowered for word in self.stopwords))
-        if not checks:
-            return False
-        return all(checks) if self.condition == "AND" else any(checks)
-
-    def allows_path(self, path: str) -> bool:
-        return any(p.search(path) for p in self.paths)
+    prefix: str
+    id: str
+    description: str
 
 
 @dataclass(frozen=True)
 class Rule:
+    """One pattern, with what memsync needs to scan for it cheaply and report it.
+
+    `literals` and `shape` are the prefilter: the pattern is searched only on lines
+    holding one of the literals (lower-case, looked up in lower-cased text, when the
+    pattern ignores case) and the shape. A line's shape is its ASCII text with every
+    letter, digit, `_`, `-`, `+` and `/` read as `a`, `.` and `:` kept, and any other
+    character read as a space: `a` * 44 says a match holds 44 such characters in a row.
+    Lines are found by their literals, or by their shape when the rule has one: it is
+    given to rules whose literals are common words (key, token) or that have none.
+    Both are read off the pattern; tests/secrets/test_rules.py checks on generated
+    matches that every match holds them.
+    """
+
     id: str
     description: str
-    regex: re.Pattern[str] | None
-    path: re.Pattern[str] | None
-    # 0: the first non-empty capture group, or the whole match when there is none.
-    secret_group: int
-    # Shannon entropy the secret must exceed; 0 means no threshold.
-    entropy: float
-    # Lower-case; the rule runs only on text containing one of them. Empty: always.
-    keywords: tuple[str, ...]
-    allowlists: tuple[Allowlist, ...]
-    # How `regex` is searched (memsync/secrets/search.py); empty for a path-only rule.
-    branches: tuple[Branch, ...] = ()
+    pattern: re.Pattern[str]
+    literals: tuple[str, ...]
+    # "detect-secrets <plugin class>" or "memsync" (OWN_RULES).
+    source: str
+    shape: str = ""
+    # The capture group holding the secret; 0 is the whole match.
+    secret_group: int = 0
+    reach: Reach = Reach.MATCH
+    variants: tuple[Variant, ...] = ()
+    # A check a match must pass to count (the detector's own, where it has one).
+    valid: Callable[[str], bool] | None = None
 
     @property
-    def generic(self) -> bool:
-        return self.id.startswith("generic")
+    def folded(self) -> bool:
+        """Whether the literals are looked up in lower-cased text."""
+        return bool(self.pattern.flags & re.IGNORECASE)
 
-    def finditer(self, text: str | Subject) -> Iterator[Hit]:
-        """The matches `regex.finditer(text)` would give, found in linear time."""
-        return finditer(self.branches, text if isinstance(text, Subject) else Subject(text))
-
-
-@dataclass(frozen=True)
-class RuleSet:
-    rules: tuple[Rule, ...]
-    allowlist: Allowlist
-    dropped: Mapping[str, str]
-    # The upstream commit named in the vendored file's header.
-    commit: str
-    # Runs of the characters keywords are made of, the keywords made only of them, and
-    # the others (with a space in them); see `keywords_in`.
-    keyword_runs: re.Pattern[str] = re.compile("(?!)")
-    run_keywords: frozenset[str] = frozenset()
-    other_keywords: frozenset[str] = frozenset()
-
-    def keywords_in(self, lowered: str) -> set[str]:
-        """The rules' keywords that occur in `lowered` (lower-cased text).
-
-        A keyword made of run characters occurs in the text exactly when it occurs in
-        one of the text's maximal runs, and the distinct runs of a text are far shorter
-        than the text: one pass to collect them, then each keyword is looked up there.
-        """
-        runs = "\n".join(set(self.keyword_runs.findall(lowered)))
-        present = {keyword for keyword in self.run_keywords if keyword in runs}
-        return present | {keyword for keyword in self.other_keywords if keyword in lowered}
-
-    def rule(self, rule_id: str) -> Rule:
-        for rule in self.rules:
-            if rule.id == rule_id:
-                return rule
-        raise KeyError(rule_id)
+    def named(self, secret: str) -> tuple[str, str]:
+        """The rule id and description for `secret`, a variant's when one applies."""
+        start = secret.lower() if self.folded else secret
+        for variant in self.variants:
+            if start.startswith(variant.prefix):
+                return variant.id, variant.description
+        return self.id, self.description
 
 
-def translate_go_regex(pattern: str) -> str:
-    """Go RE2 syntax → Python `re` syntax, for the constructs gitleaks rules use.
-
-    * `\\z` (end of text) is Python's `\\Z`.
-    * `(?i)` after the start of a pattern sets a flag until the end of the enclosing
-      group in Go, across `|`; Python only accepts flags at the very start, so the rest
-      of the group becomes a scoped `(?i:…)`, closed and reopened around each `|`.
-    Anything Python cannot express (the ungreedy flag `U`) raises `RuleError`.
-    """
-    out: list[str] = []
-    # One frame per open group: the scoped-flag groups opened inside it, innermost last.
-    frames: list[list[str]] = [[]]
-    i, n = 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        if c == "\\":
-            escaped = pattern[i : i + 2]
-            out.append("\\Z" if escaped == "\\z" else escaped)
-            i += 2
-            continue
-        if c == "[":
-            try:
-                end = class_end(pattern, i)
-            except ValueError as error:
-                raise RuleError(str(error)) from error
-            out.append(pattern[i:end])
-            i = end
-            continue
-        if c == "(":
-            flags = _INLINE_FLAGS.match(pattern, i)
-            if flags is not None:
-                letters = flags.group(1)
-                if not set(letters) <= _PYTHON_FLAGS:
-                    raise RuleError(f"flag group {flags.group(0)} has no Python equivalent")
-                if not out:
-                    out.append(flags.group(0))
-                else:
-                    out.append(f"(?{letters}:")
-                    frames[-1].append(letters)
-                i = flags.end()
-                continue
-            frames.append([])
-            out.append("(")
-            i += 1
-            continue
-        if c == "|":
-            scoped = frames[-1]
-            out.append(")" * len(scoped) + "|" + "".join(f"(?{f}:" for f in scoped))
-            i += 1
-            continue
-        if c == ")":
-            if len(frames) == 1:
-                raise RuleError("unbalanced parenthesis")
-            out.append(")" * len(frames.pop()) + ")")
-            i += 1
-            continue
-        out.append(c)
-        i += 1
-    if len(frames) != 1:
-        raise RuleError("unterminated group")
-    out.append(")" * len(frames[0]))
-    return "".join(out)
+def _denylist(detector: type[RegexBasedDetector]) -> list[re.Pattern[str]]:
+    return list(detector().denylist)
 
 
-def compile_go_regex(pattern: str) -> re.Pattern[str]:
-    # ASCII: Go's \w, \d, \s, \b and case folding are ASCII-only; Python's default
-    # Unicode classes would let a Chinese sentence run into `[\w.-]{0,50}`.
-    try:
-        return re.compile(translate_go_regex(pattern), re.ASCII)
-    except re.error as error:
-        raise RuleError(str(error)) from error
-
-
-def short_description(rule_id: str, upstream: str) -> str:
-    if rule_id in SHORT_DESCRIPTIONS:
-        return SHORT_DESCRIPTIONS[rule_id]
-    noun = _DESCRIPTION_NOUN.match(upstream)
-    if noun is not None:
-        return noun.group("what").strip()
-    if upstream and len(upstream) <= 60:
-        return upstream.rstrip(".")
-    return rule_id.replace("-", " ")
-
-
-def _allowlist(table: Mapping[str, Any]) -> Allowlist:
-    condition = str(table.get("condition", "OR")).upper()
-    target = str(table.get("regexTarget", "secret"))
-    if condition not in {"OR", "AND"} or target not in {"secret", "match", "line"}:
-        raise RuleError(f"allowlist with condition {condition!r} and target {target!r}")
-    return Allowlist(
-        description=str(table.get("description", "")),
-        condition=condition,
-        regex_target=target,
-        regexes=tuple(compile_go_regex(p) for p in table.get("regexes", ())),
-        stopwords=tuple(str(w).lower() for w in table.get("stopwords", ())),
-        paths=tuple(compile_go_regex(p) for p in table.get("paths", ())),
-    )
-
-
-def _rule(table: Mapping[str, Any]) -> Rule:
-    rule_id = str(table["id"])
-    regex = compile_go_regex(table["regex"]) if "regex" in table else None
-    path = compile_go_regex(table["path"]) if "path" in table else None
-    if regex is None and path is None:
-        raise RuleError("neither regex nor path")
-    secret_group = int(table.get("secretGroup", 0))
-    if regex is not None and secret_group > regex.groups:
-        raise RuleError(f"secretGroup {secret_group} but only {regex.groups} groups")
+def _detected(
+    detector: type[RegexBasedDetector],
+    index: int,
+    rule_id: str,
+    description: str,
+    literals: tuple[str, ...],
+    *,
+    shape: str = "",
+    secret_group: int = 0,
+    reach: Reach = Reach.MATCH,
+    variants: tuple[Variant, ...] = (),
+    valid: Callable[[str], bool] | None = None,
+) -> Rule:
     return Rule(
         id=rule_id,
-        description=short_description(rule_id, str(table.get("description", ""))),
-        regex=regex,
-        path=path,
+        description=description,
+        pattern=_denylist(detector)[index],
+        literals=literals,
+        source=f"detect-secrets {detector.__name__}",
+        shape=shape,
         secret_group=secret_group,
-        entropy=float(table.get("entropy", 0.0)),
-        keywords=tuple(str(k).lower() for k in table.get("keywords", ())),
-        allowlists=tuple(_allowlist(a) for a in table.get("allowlists", ())),
-        branches=branches_of(regex, secret_group) if regex is not None else (),
+        reach=reach,
+        variants=variants,
+        valid=valid,
     )
 
 
-def _upstream_commit(text: str) -> str:
-    found = re.search(r"upstream commit ([0-9a-f]{40})", text)
-    return found.group(1) if found else "unknown"
+# Keywords of the assignment-shaped detectors (IBM, SoftLayer): every match names a
+# key, pwd, password, pass or token.
+_CREDENTIAL_WORDS = ("key", "pwd", "pass", "token")
 
 
-def parse_rules(text: str, dropped: Mapping[str, str] = DROPPED_RULES) -> RuleSet:
-    """Build a rule set from gitleaks TOML text, dropping `dropped` and untranslatable rules."""
-    config = tomllib.loads(text)
-    rules: list[Rule] = []
-    skipped: dict[str, str] = {}
-    for table in config.get("rules", ()):
-        rule_id = str(table["id"])
-        if rule_id in dropped:
-            skipped[rule_id] = dropped[rule_id]
-            continue
-        try:
-            rules.append(_rule(table))
-        except RuleError as error:
-            skipped[rule_id] = f"does not translate to Python re: {error}"
-    keywords = {keyword for rule in rules for keyword in rule.keywords}
-    characters = sorted({c for keyword in keywords for c in keyword if not c.isspace()})
-    keyword_runs = re.compile("[" + "".join(map(re.escape, characters)) + "]+")
-    run_keywords = frozenset(k for k in keywords if keyword_runs.fullmatch(k))
-    return RuleSet(
-        rules=tuple(rules),
-        allowlist=_allowlist(config.get("allowlist", {})),
-        dropped=MappingProxyType(skipped),
-        commit=_upstream_commit(text),
-        keyword_runs=keyword_runs,
-        run_keywords=run_keywords,
-        other_keywords=frozenset(keywords - run_keywords),
-    )
+def _run(length: int) -> str:
+    """`length` letters, digits, `_`, `-`, `+` or `/` in a row, in a `Rule.shape`."""
+    return "a" * length
 
 
-@functools.cache
-def load_rules() -> RuleSet:
-    """The vendored rule set, parsed and compiled once per process."""
-    text = importlib.resources.files("memsync.secrets").joinpath(RULES_FILE).read_text("utf-8")
-    return parse_rules(text)
+DETECTED_RULES: tuple[Rule, ...] = (
+    # Rule ids the sync tests, clients and stored transcripts already know are kept.
+    _detected(
+        AWSKeyDetector,
+        0,
+        "aws-access-token",
+        "AWS access key",
+        ("A3T", "ABIA", "ACCA", "AKIA", "ASIA"),
+    ),
+    _detected(
+        AWSKeyDetector,
+        1,
+        "aws-secret-access-key",
+        "AWS secret access key",
+        ("aws",),
+        secret_group=1,
+    ),
+    _detected(
+        AzureStorageKeyDetector,
+        0,
+        "azure-storage-account-key",
+        "Azure storage account key",
+        ("AccountKey=",),
+    ),
+    _detected(
+        IbmCloudIamDetector,
+        0,
+        "ibm-cloud-iam-key",
+        "IBM Cloud IAM key",
+        _CREDENTIAL_WORDS,
+        shape=_run(44),
+        secret_group=1,
+    ),
+    _detected(
+        IbmCosHmacDetector,
+        0,
+        "ibm-cos-hmac-secret",
+        "IBM Cloud Object Storage HMAC secret",
+        ("secret",),
+        shape=_run(48),
+        secret_group=1,
+    ),
+    _detected(
+        CloudantDetector,
+        0,
+        "cloudant-credentials",
+        "Cloudant credentials",
+        ("cl",),
+        shape=_run(64),
+        secret_group=1,
+    ),
+    *(
+        _detected(
+            CloudantDetector,
+            n,
+            "cloudant-credentials",
+            "Cloudant credentials",
+            ("cl",) if n == 1 else ("cloudant.com",),
+            secret_group=1,
+        )
+        for n in (1, 2, 3)
+    ),
+    _detected(
+        SoftlayerDetector,
+        0,
+        "softlayer-api-key",
+        "SoftLayer API key",
+        ("softlayer", "sl"),
+        shape=_run(64),
+        secret_group=1,
+    ),
+    _detected(
+        SoftlayerDetector,
+        1,
+        "softlayer-api-key",
+        "SoftLayer API key",
+        ("softlayer",),
+        shape=_run(64),
+        secret_group=1,
+    ),
+    _detected(
+        OpenAIDetector,
+        0,
+        "openai-api-key",
+        "OpenAI API key",
+        ("T3BlbkFJ",),
+        reach=Reach.TOKEN,
+    ),
+    _detected(
+        GitHubTokenDetector,
+        0,
+        "github-token",
+        "GitHub token",
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+        variants=(
+            Variant("ghp_", "github-pat", "GitHub personal access token"),
+            Variant("gho_", "github-oauth", "GitHub OAuth token"),
+            Variant("ghu_", "github-user-token", "GitHub user-to-server token"),
+            Variant("ghs_", "github-app-token", "GitHub App installation token"),
+            Variant("ghr_", "github-refresh-token", "GitHub refresh token"),
+        ),
+    ),
+    _detected(
+        GitLabTokenDetector,
+        0,
+        "gitlab-token",
+        "GitLab token",
+        ("glpat-", "gldt-", "glft-", "glsoat-", "glrt-"),
+        variants=(
+            Variant("glpat-", "gitlab-pat", "GitLab personal access token"),
+            Variant("gldt-", "gitlab-deploy-token", "GitLab deploy token"),
+            Variant("glft-", "gitlab-feed-token", "GitLab feed token"),
+            Variant("glsoat-", "gitlab-oauth-token", "GitLab OAuth access token"),
+            Variant("glrt-", "gitlab-runner-token", "GitLab runner token"),
+        ),
+    ),
+    _detected(
+        GitLabTokenDetector,
+        1,
+        "gitlab-runner-registration-token",
+        "GitLab runner registration token",
+        ("GR1348941",),
+    ),
+    _detected(GitLabTokenDetector, 2, "gitlab-ci-build-token", "GitLab CI/CD token", ("glcbt-",)),
+    _detected(
+        GitLabTokenDetector,
+        3,
+        "gitlab-incoming-mail-token",
+        "GitLab incoming mail token",
+        ("glimt-",),
+    ),
+    _detected(GitLabTokenDetector, 4, "gitlab-trigger-token", "GitLab trigger token", ("glptt-",)),
+    _detected(GitLabTokenDetector, 5, "gitlab-agent-token", "GitLab agent token", ("glagent-",)),
+    _detected(
+        GitLabTokenDetector,
+        6,
+        "gitlab-oauth-app-secret",
+        "GitLab OAuth application secret",
+        ("gloas-",),
+    ),
+    _detected(
+        SlackDetector,
+        0,
+        "slack-token",
+        "Slack token",
+        ("xox",),
+        variants=(
+            Variant("xoxb-", "slack-bot-token", "Slack bot token"),
+            Variant("xoxp-", "slack-user-token", "Slack user token"),
+            Variant("xoxa-", "slack-app-token", "Slack app token"),
+            Variant("xoxr-", "slack-refresh-token", "Slack refresh token"),
+        ),
+    ),
+    _detected(SlackDetector, 1, "slack-webhook-url", "Slack webhook URL", ("hooks.slack.com",)),
+    _detected(
+        StripeDetector,
+        0,
+        "stripe-key",
+        "Stripe key",
+        ("k_live_",),
+        reach=Reach.TOKEN,
+        variants=(
+            Variant("sk_live_", "stripe-access-token", "Stripe secret key"),
+            Variant("rk_live_", "stripe-restricted-key", "Stripe restricted key"),
+        ),
+    ),
+    _detected(
+        NpmDetector,
+        0,
+        "npm-access-token",
+        "npm access token",
+        ("/:_authToken=",),
+        secret_group=1,
+        reach=Reach.TOKEN,
+    ),
+    _detected(PypiTokenDetector, 0, "pypi-upload-token", "PyPI upload token", ("pypi-",)),
+    _detected(PypiTokenDetector, 1, "pypi-upload-token", "TestPyPI upload token", ("pypi-",)),
+    _detected(
+        ArtifactoryDetector,
+        0,
+        "artifactory-api-token",
+        "Artifactory API token",
+        ("AKC",),
+        reach=Reach.TOKEN,
+    ),
+    _detected(
+        ArtifactoryDetector,
+        1,
+        "artifactory-password",
+        "Artifactory encrypted password",
+        ("AP",),
+        reach=Reach.TOKEN,
+    ),
+    _detected(
+        DiscordBotTokenDetector,
+        0,
+        "discord-bot-token",
+        "Discord bot token",
+        (),
+        shape=_run(24) + "." + _run(6) + "." + _run(27),
+    ),
+    _detected(MailchimpDetector, 0, "mailchimp-api-key", "Mailchimp API key", ("-us",)),
+    _detected(SendGridDetector, 0, "sendgrid-api-key", "SendGrid API key", ("SG.",)),
+    _detected(SquareOAuthDetector, 0, "square-oauth-secret", "Square OAuth secret", ("sq0csp-",)),
+    _detected(
+        TelegramBotTokenDetector,
+        0,
+        "telegram-bot-token",
+        "Telegram bot token",
+        (),
+        shape=_run(8) + ":" + _run(35),
+    ),
+    _detected(TwilioKeyDetector, 0, "twilio-account-sid", "Twilio account SID", ("AC",)),
+    _detected(TwilioKeyDetector, 1, "twilio-api-key", "Twilio API key", ("SK",)),
+    _detected(
+        BasicAuthDetector,
+        0,
+        "url-password",
+        "password in a URL",
+        ("://",),
+        secret_group=1,
+    ),
+    *(
+        _detected(
+            PrivateKeyDetector,
+            n,
+            "private-key",
+            "private key",
+            ("BEGIN",) if n < 7 else ("PuTTY-User-Key-File-",),
+            reach=Reach.KEY_BLOCK,
+        )
+        for n in range(8)
+    ),
+    _detected(
+        JwtTokenDetector,
+        0,
+        "jwt",
+        "JSON Web Token",
+        ("eyJ",),
+        reach=Reach.JWT,
+        valid=JwtTokenDetector.is_formally_valid,
+    ),
+)
+
+# Key formats detect-secrets has no rule for. Each is the vendor's documented prefix and
+# alphabet, with the length of a real key; none is a guess at what a secret looks like.
+OWN_RULES: tuple[Rule, ...] = (
+    # Anthropic: the Claude Console shows a new API key once, and the key begins with
+    # `sk-ant-` (platform.claude.com/docs/en/get-api-key, whose example is an elided
+    # `sk-ant-api03-` key); Admin API keys begin with `sk-ant-admin`
+    # (docs.anthropic.com/en/api/administration-api). The body is base64url; asking for 32
+    # of its characters leaves elided examples in notes alone.
+    Rule(
+        id="anthropic-api-key",
+        description="Anthropic API key",
+        pattern=re.compile(r"sk-ant-[A-Za-z0-9_-]{32,}"),
+        literals=("sk-ant-",),
+        source="memsync",
+        variants=(Variant("sk-ant-admin", "anthropic-admin-api-key", "Anthropic admin API key"),),
+    ),
+    # Google Cloud: an API key string is `AIza` followed by 35 base64url characters, 39 in
+    # all, as the example key in cloud.google.com/docs/authentication/api-keys shows; it
+    # stands alone, not inside a longer run of such characters.
+    Rule(
+        id="gcp-api-key",
+        description="Google Cloud API key",
+        pattern=re.compile(r"(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])"),
+        literals=("AIza",),
+        source="memsync",
+    ),
+)
+
+RULES: tuple[Rule, ...] = DETECTED_RULES + OWN_RULES

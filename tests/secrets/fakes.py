@@ -23,8 +23,15 @@ SAMPLES = Path(__file__).parent / "samples"
 @dataclass(frozen=True)
 class FakeSecret:
     kind: str  # what a person would call it
-    rule_id: str  # the gitleaks rule that must find it
-    value: str
+    rule_id: str  # the rule that must find it
+    value: str  # the secret itself: what redaction removes
+    # How it sits on a line of a file; `{}` is the secret (npm tokens are found where an
+    # .npmrc line assigns them, as detect-secrets looks for them).
+    setting: str = "{}"
+
+    @property
+    def line(self) -> str:
+        return self.setting.format(self.value)
 
 
 def _random(rnd: random.Random, alphabet: str, length: int) -> str:
@@ -48,17 +55,17 @@ def fake_secrets(seed: int = 20260105) -> list[FakeSecret]:
                    "AK" + "IA" + _random(rnd, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)),
         FakeSecret("Google Cloud API key", "gcp-api-key",
                    "AI" + "za" + _random(rnd, URLSAFE, 35)),
-        FakeSecret("Azure AD client secret", "azure-ad-client-secret",
-                   _random(rnd, ALNUM, 3) + "8" + "Q" + "~" + _random(rnd, ALNUM + "_~.", 34)),
+        FakeSecret("Azure storage account key", "azure-storage-account-key",
+                   "Account" + "Key=" + _random(rnd, ALNUM + "+/", 86) + "==",
+                   "DefaultEndpointsProtocol=https;AccountName=memsyncstaging;{};"
+                   "EndpointSuffix=core.windows.net"),
         FakeSecret("OpenAI API key", "openai-api-key",
-                   "sk-" + "proj-" + _random(rnd, URLSAFE, 74) + "T3Blbk" + "FJ"
-                   + _random(rnd, URLSAFE, 74)),
+                   "sk-" + "proj-" + _random(rnd, URLSAFE, 54) + _random(rnd, ALNUM, 20)
+                   + "T3Blbk" + "FJ" + _random(rnd, ALNUM, 20) + _random(rnd, URLSAFE, 54)),
         FakeSecret("Anthropic API key", "anthropic-api-key",
                    "sk-" + "ant-" + "api03-" + _random(rnd, URLSAFE, 93) + "AA"),
         FakeSecret("GitHub personal access token", "github-pat",
                    "gh" + "p_" + _random(rnd, ALNUM, 36)),
-        FakeSecret("GitHub fine-grained token", "github-fine-grained-pat",
-                   "github" + "_pat_" + _random(rnd, ALNUM + "_", 82)),
         FakeSecret("GitHub OAuth token", "github-oauth", "gh" + "o_" + _random(rnd, ALNUM, 36)),
         FakeSecret("GitLab personal access token", "gitlab-pat",
                    "gl" + "pat-" + _random(rnd, ALNUM, 20)),
@@ -69,8 +76,9 @@ def fake_secrets(seed: int = 20260105) -> list[FakeSecret]:
                    "https://hooks." + "slack.com/services/T" + _random(rnd, ALNUM, 8).upper()
                    + "/B" + _random(rnd, ALNUM, 8).upper() + "/" + _random(rnd, ALNUM, 24)),
         FakeSecret("Stripe secret key", "stripe-access-token",
-                   "sk" + "_live_" + _random(rnd, ALNUM, 24)),
-        FakeSecret("npm token", "npm-access-token", "np" + "m_" + _random(rnd, ALNUM, 36)),
+                   "sk" + "_live_" + _random(rnd, ALNUM, 99)),
+        FakeSecret("npm token", "npm-access-token", "np" + "m_" + _random(rnd, ALNUM, 36),
+                   "//registry.npmjs.org/:_auth" + "Token={}"),
         FakeSecret("PyPI upload token", "pypi-upload-token",
                    "pypi-" + "AgEIcHlwaS5vcmc" + _random(rnd, URLSAFE, 70)),
         FakeSecret("PEM private key", "private-key",

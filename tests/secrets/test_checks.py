@@ -167,10 +167,9 @@ def test_a_binary_blob_is_not_scanned_for_text_secrets() -> None:
     assert check_blob("assets/blob.bin", b"\0\0" + AWS.encode() + b"\0") == []
 
 
-def test_a_pkcs12_bundle_is_refused_by_its_name() -> None:
-    [finding] = check_blob("certs/client.p12", b"\x30\x82\x0a\x00\0\0binary")
-    assert (finding.kind, finding.rule_id, finding.line) == (FindingKind.SECRET, "pkcs12-file", 0)
-    assert finding.message().startswith("certs/client.p12: secret (pkcs12-file): ")
+def test_a_binary_blob_with_a_key_like_name_is_judged_by_its_size_alone() -> None:
+    # detect-secrets has no rules on file names; a binary blob carries no text to scan.
+    assert check_blob("certs/client.p12", b"\x30\x82\x0a\x00\0\0binary") == []
 
 
 def test_markdown_that_is_not_utf8_is_refused_at_its_first_bad_line() -> None:

@@ -1,126 +1,129 @@
-"""The vendored gitleaks rule set: provenance, translation to Python, what is kept and dropped."""
+"""The rule set: detect-secrets' detectors as installed, two own rules, sound prefilters."""
 
 from __future__ import annotations
 
-import importlib.resources
 import re
-import tomllib
-import warnings
+import string
 
 import pytest
+from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+from detect_secrets.plugins.base import RegexBasedDetector
+from detect_secrets.plugins.ip_public import IPPublicDetector
+from detect_secrets.plugins.keyword import KeywordDetector
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
-from memsync.secrets import DROPPED_RULES, load_rules, scan_text
-from memsync.secrets.rules import RuleError, compile_go_regex, parse_rules, translate_go_regex
+from memsync.secrets import EXCLUDED_DETECTORS, RULES, Rule, scan_text
+from memsync.secrets.rules import OWN_RULES
+from memsync.secrets.scan import MAX_SPACES, secret_spans, shape_of
 
-UPSTREAM_COMMIT = "009e025ad4106ab333aa0b9dc4f2a884390d134c"
-
-
-def vendored_text() -> str:
-    return importlib.resources.files("memsync.secrets").joinpath("gitleaks.toml").read_text()
-
-
-def test_it_ships_the_gitleaks_file_with_its_license_and_upstream_commit() -> None:
-    text = vendored_text()
-    header = text[: text.index("title = ")]
-    assert "MIT License" in header
-    assert "Copyright (c) 2019 Zachary Rice" in header
-    assert "github.com/gitleaks/gitleaks" in header
-    assert UPSTREAM_COMMIT in header
-    assert load_rules().commit == UPSTREAM_COMMIT
+DETECTORS = {cls.__name__: cls for cls in get_mapping_from_secret_type_to_class().values()}
+# Printable ASCII on one line, without the backslash the scan reads as a JSON escape.
+ONE_LINE = [c for c in string.printable if c not in "\n\r\x0b\x0c\\"]
 
 
-def test_it_accounts_for_every_upstream_rule_as_kept_or_dropped_with_a_reason() -> None:
-    upstream = {rule["id"] for rule in tomllib.loads(vendored_text())["rules"]}
-    rules = load_rules()
-    kept = {rule.id for rule in rules.rules}
-    assert len(upstream) == 218
-    assert kept | set(rules.dropped) == upstream
-    assert not kept & set(rules.dropped)
-    # Nothing is dropped by accident: only the rules memsync chose to drop, each with a reason.
-    assert dict(rules.dropped) == dict(DROPPED_RULES)
-    assert all(len(reason) > 40 for reason in rules.dropped.values())
+def _rule_ids(rule: Rule) -> set[str]:
+    return {rule.id} | {variant.id for variant in rule.variants}
 
 
-def test_every_kept_rule_compiles_in_python_without_warnings() -> None:
-    with warnings.catch_warnings():
-        # A FutureWarning ("possible nested set") would mean Python reads a class
-        # differently from Go; fail on it rather than scan with a wrong pattern.
-        warnings.simplefilter("error")
-        rules = parse_rules(vendored_text())
-    assert len(rules.rules) == 217
-    for rule in rules.rules:
-        assert (rule.regex is not None) or (rule.path is not None), rule.id
-        if rule.regex is not None:
-            assert rule.regex.flags & re.ASCII, rule.id
+def test_it_runs_every_detect_secrets_detector_but_the_excluded_ones() -> None:
+    used = {rule.source.removeprefix("detect-secrets ") for rule in RULES} - {"memsync"}
+    assert used | set(EXCLUDED_DETECTORS) == set(DETECTORS)
+    assert not used & set(EXCLUDED_DETECTORS)
+    assert len(used) >= 23
 
 
-def test_the_dropped_database_password_rule_would_refuse_ordinary_prose() -> None:
-    prose = "Print the pwd, then cd into the memory directory.\n"
-    every_rule = parse_rules(vendored_text(), dropped={})
-    assert "database-password" in {rule.id for rule in every_rule.rules}
-    rule = every_rule.rule("database-password")
-    assert rule.regex is not None and rule.regex.search(prose)
-    assert scan_text("notes/shell.md", prose) == []
+def test_the_excluded_detectors_are_the_keyword_entropy_and_ip_ones_each_with_a_reason() -> None:
+    assert set(EXCLUDED_DETECTORS) == {
+        "KeywordDetector",
+        "Base64HighEntropyString",
+        "HexHighEntropyString",
+        "IPPublicDetector",
+    }
+    assert all(len(reason) > 40 for reason in EXCLUDED_DETECTORS.values())
 
 
-def test_it_keeps_a_mid_pattern_case_flag_to_the_end_of_its_group() -> None:
-    # Go: `p8e-(?i)[a-z]` is case-sensitive before the flag, insensitive after it.
-    pattern = compile_go_regex(r"\b(p8e-(?i)[a-z0-9]{4})x")
-    assert pattern.search("p8e-ABCDx")
-    assert not pattern.search("P8E-abcdx")
-    # ... and the flag does not leak out of the group.
-    assert not pattern.search("p8e-abcdX")
+def test_each_pattern_of_a_used_detector_is_a_rule_as_the_package_ships_it() -> None:
+    # The compiled pattern objects themselves: nothing of detect-secrets is copied here,
+    # and an upgrade that adds a pattern to a detector fails this test.
+    for name, cls in DETECTORS.items():
+        if name in EXCLUDED_DETECTORS:
+            continue
+        assert issubclass(cls, RegexBasedDetector), name
+        ours = [rule.pattern for rule in RULES if rule.source == f"detect-secrets {name}"]
+        theirs = list(cls().denylist)
+        assert len(ours) == len(theirs), name
+        assert all(a is b for a, b in zip(ours, theirs, strict=True)), name
 
 
-def test_it_carries_a_mid_pattern_flag_across_alternatives_of_its_group() -> None:
-    pattern = compile_go_regex(r"(?:ab(?i)cd|ef)Z")
-    assert translate_go_regex(r"(?:ab(?i)cd|ef)Z") == r"(?:ab(?i:cd)|(?i:ef))Z"
-    assert pattern.fullmatch("abCDZ")
-    assert pattern.fullmatch("EFZ")
-    assert not pattern.fullmatch("ABcdZ")
-    assert not pattern.fullmatch("efz")
+def test_memsync_adds_only_the_anthropic_and_google_cloud_rules() -> None:
+    assert [(rule.id, rule.source) for rule in RULES if rule.source == "memsync"] == [
+        ("anthropic-api-key", "memsync"),
+        ("gcp-api-key", "memsync"),
+    ]
+    assert list(OWN_RULES) == [rule for rule in RULES if rule.source == "memsync"]
 
 
-def test_it_translates_end_of_text_and_keeps_literal_brackets_in_classes() -> None:
-    end = compile_go_regex(r"key\z")
-    assert end.search("the key")
-    # Go's \z is the very end of the text, not before a final line break as `$` is.
-    assert not end.search("the key\n")
-    bracket = compile_go_regex(r"x:\[[^]]+]")
-    assert bracket.fullmatch("x:[abc]")
+def test_rule_ids_are_readable_stable_names() -> None:
+    ids = set().union(*(_rule_ids(rule) for rule in RULES))
+    assert all(re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", rule_id) for rule_id in ids), ids
+    # The ids the sync layer, the client and stored transcripts already show.
+    assert {"aws-access-token", "github-pat", "anthropic-api-key", "private-key", "jwt"} <= ids
+    descriptions: dict[str, set[str]] = {}
+    for rule in RULES:
+        descriptions.setdefault(rule.id, set()).add(rule.description)
+    # One id, one kind of secret (PyPI and TestPyPI tokens share theirs).
+    assert {i: d for i, d in descriptions.items() if len(d) > 1} == {
+        "pypi-upload-token": {"PyPI upload token", "TestPyPI upload token"}
+    }
 
 
-def test_it_reads_word_classes_the_way_go_does_ascii_only() -> None:
-    # Go's \w is [0-9A-Za-z_]: a Chinese sentence must not run into an identifier.
-    pattern = compile_go_regex(r"[\w.-]{0,50}?token\b")
-    found = pattern.search("访问令牌token")
-    assert found is not None and found.group(0) == "token"
+def test_every_rule_has_a_prefilter_that_can_be_looked_up() -> None:
+    for rule in RULES:
+        assert rule.literals or rule.shape, rule.id
+        assert all(literal.isascii() and literal for literal in rule.literals), rule.id
+        if rule.folded:
+            assert all(literal == literal.lower() for literal in rule.literals), rule.id
+        assert set(rule.shape) <= {"a", ".", ":"}, rule.id
 
 
-def test_it_refuses_flags_python_cannot_express() -> None:
-    with pytest.raises(RuleError):
-        translate_go_regex(r"a(?U)b+")
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.id)
+@settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_every_match_holds_its_rules_literal_and_shape(rule: Rule, data: st.DataObject) -> None:
+    match = data.draw(st.from_regex(rule.pattern, fullmatch=True, alphabet=ONE_LINE))
+    if rule.literals:
+        folded = match.lower() if rule.folded else match
+        assert any(literal in folded for literal in rule.literals), match
+    assert rule.shape.encode() in shape_of(match), match
 
 
-def test_a_rule_that_stops_compiling_is_dropped_with_the_reason() -> None:
-    text = vendored_text().replace(
-        "regex = '''ghp_[0-9a-zA-Z]{36}'''", "regex = '''ghp_[0-9a-zA-Z]{36}(?U)'''"
-    )
-    rules = parse_rules(text)
-    assert "github-pat" not in {rule.id for rule in rules.rules}
-    assert "does not translate to Python re" in rules.dropped["github-pat"]
+# A JWT must also decode to JSON, which generated matches never do: tests/secrets/
+# test_scan.py finds a real one.
+UNCHECKED = [rule for rule in RULES if rule.valid is None]
 
 
-def test_it_loads_the_rules_once_per_process() -> None:
-    assert load_rules() is load_rules()
+@pytest.mark.parametrize("rule", UNCHECKED, ids=lambda r: r.id)
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_a_match_on_a_line_of_its_own_is_found(rule: Rule, data: st.DataObject) -> None:
+    match = data.draw(st.from_regex(rule.pattern, fullmatch=True, alphabet=ONE_LINE))
+    assume(" " * (MAX_SPACES + 1) not in match)
+    text = f"# Notes\n\n{match}\n\nThe end.\n"
+    spans = secret_spans(text, rules=[rule])
+    assert spans, match
+    assert all(text.index(match) <= s.start and s.end <= text.index(match) + len(match) + 1
+               for s in spans if rule.reach.value != "key-block")  # fmt: skip
 
 
-def test_keyword_runs_find_exactly_the_keywords_a_substring_test_finds() -> None:
-    rules = load_rules()
-    text = (
-        "Slack webhooks post to #deploys; the heroku-app and xoxb-like ids are fine. "
-        '<add key="x"> sk_test placeholder, akia? no. 访问 jira-123 hooks.slack.com'
-    ).lower()
-    expected = {k for rule in rules.rules for k in rule.keywords if k in text}
-    assert rules.keywords_in(text) == expected
-    assert {"hooks.slack.com", "<add key=", "jira", "sk_test", "xoxb"} <= expected
+def test_the_excluded_keyword_and_ip_detectors_would_refuse_ordinary_notes() -> None:
+    note = 'password: "in the team vault" — the release is 1.2.3.4 and DNS is 8.8.8.8\n'
+    assert list(KeywordDetector().analyze_string(note))
+    assert list(IPPublicDetector().analyze_string(note))
+    assert scan_text("notes/release.md", note) == []
+
+
+def test_a_jwt_shaped_string_that_is_not_json_is_not_a_finding() -> None:
+    # detect-secrets' own check: header and payload must decode to JSON.
+    not_json = "eyJ" + "notjsonatall" + "." + "c29tZXRoaW5n" + "." + "c2lnbmF0dXJl"
+    assert scan_text("notes/x.md", f"value {not_json}\n") == []
