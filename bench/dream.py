@@ -32,8 +32,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# Run as ``python bench/dream.py``, this directory comes first on sys.path, where
-# bench/secrets.py would shadow the standard library's ``secrets``: use the root instead.
+# Run as ``python bench/dream.py``, this directory comes first on sys.path; the
+# benchmark imports tests.dream.corpus, so put the repository root there instead.
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path[0] = str(ROOT)
 

@@ -1,6 +1,6 @@
 """Benchmark the secret scan against reading the same text, measured in the same run.
 
-    python bench/secrets.py [--megabytes 5] [--rounds 5]
+    python bench/secret_scan.py [--megabytes 5] [--rounds 5]
 
 Builds N MB of memory-like Markdown (topic files with frontmatter, index lines, prose
 that says "token", "API key", "password policy", service names, UUIDs, git SHAs,
