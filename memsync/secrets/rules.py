@@ -450,6 +450,16 @@ OWN_RULES: tuple[Rule, ...] = (
         literals=("AIza",),
         source="memsync",
     ),
+    # GitHub fine-grained personal access tokens begin with `github_pat_` (GitHub's
+    # "About authentication to GitHub" lists the prefixes); detect-secrets' GitHub detector
+    # knows only the `ghp_`-style prefixes. The body is letters, digits and underscores.
+    Rule(
+        id="github-fine-grained-pat",
+        description="GitHub fine-grained personal access token",
+        pattern=re.compile(r"github_pat_[A-Za-z0-9_]{36,}"),
+        literals=("github_pat_",),
+        source="memsync",
+    ),
 )
 
 RULES: tuple[Rule, ...] = DETECTED_RULES + OWN_RULES

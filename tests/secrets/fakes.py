@@ -67,6 +67,8 @@ def fake_secrets(seed: int = 20260105) -> list[FakeSecret]:
         FakeSecret("GitHub personal access token", "github-pat",
                    "gh" + "p_" + _random(rnd, ALNUM, 36)),
         FakeSecret("GitHub OAuth token", "github-oauth", "gh" + "o_" + _random(rnd, ALNUM, 36)),
+        FakeSecret("GitHub fine-grained token", "github-fine-grained-pat",
+                   "github" + "_pat_" + _random(rnd, ALNUM, 22) + "_" + _random(rnd, ALNUM, 59)),
         FakeSecret("GitLab personal access token", "gitlab-pat",
                    "gl" + "pat-" + _random(rnd, ALNUM, 20)),
         FakeSecret("Slack bot token", "slack-bot-token",

@@ -56,10 +56,11 @@ def test_each_pattern_of_a_used_detector_is_a_rule_as_the_package_ships_it() -> 
         assert all(a is b for a, b in zip(ours, theirs, strict=True)), name
 
 
-def test_memsync_adds_only_the_anthropic_and_google_cloud_rules() -> None:
+def test_memsync_adds_only_documented_prefixes_detect_secrets_lacks() -> None:
     assert [(rule.id, rule.source) for rule in RULES if rule.source == "memsync"] == [
         ("anthropic-api-key", "memsync"),
         ("gcp-api-key", "memsync"),
+        ("github-fine-grained-pat", "memsync"),
     ]
     assert list(OWN_RULES) == [rule for rule in RULES if rule.source == "memsync"]
 

@@ -28,7 +28,7 @@ def test_the_fakes_cover_every_class_of_secret_spec_t4_names() -> None:
     assert set(BY_RULE) == {
         "aws-access-token", "gcp-api-key", "azure-storage-account-key",
         "openai-api-key", "anthropic-api-key",
-        "github-pat", "github-oauth", "gitlab-pat",
+        "github-pat", "github-oauth", "github-fine-grained-pat", "gitlab-pat",
         "slack-bot-token", "slack-webhook-url", "stripe-access-token",
         "npm-access-token", "pypi-upload-token", "private-key", "jwt",
     }  # fmt: skip
