@@ -138,10 +138,10 @@ def bench_beat(projects: int) -> float:
 
 
 def deterministic_engine() -> object | None:
-    from memsync.dream.selection import EngineUnavailable, select_engine
+    from memsync.dream.engines import EngineUnavailable, get_engine
 
     try:
-        return select_engine(
+        return get_engine(
             "deterministic",
             api_key=None,
             base_url=None,

@@ -27,10 +27,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from memsync.dream.engine import Scope
+from memsync.dream.engines import EngineUnavailable, choose_engine_name, get_engine
 from memsync.dream.gates import GateConfig, GateDecision, evaluate_gates, time_gate
 from memsync.dream.locks import ConsolidationLock, RedisDreamLock, redis_lock_key
 from memsync.dream.run import DreamOutcome, DreamRequest, DreamStatus, run_dream
-from memsync.dream.selection import EngineUnavailable, choose_engine_name, select_engine
 from memsync.store import LOCK_FILE_NAME
 
 from .dream_sessions import ProjectScanThrottle, RecordedSessions
@@ -217,7 +217,7 @@ def execute_run(run_id: int, *, worker: str = "") -> str:
     project = run.project
     detail = dict(run.detail or {})
     try:
-        engine = select_engine(
+        engine = get_engine(
             settings.MEMSYNC_DREAM_ENGINE or project.dream_engine,
             api_key=settings.ANTHROPIC_API_KEY or None,
             base_url=settings.ANTHROPIC_BASE_URL,

@@ -16,7 +16,7 @@ import pytest
 from memsync.agent import AgentError
 from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamCancelled, DreamContext, Scope
-from memsync.dream.engines import EngineConfigurationError, get_engine
+from memsync.dream.engines import EngineUnavailable, get_engine
 from memsync.dream.llm import AnthropicEngine
 from memsync.dream.prompts import CONSOLIDATION_SYSTEM_PROMPT
 from tests.dream.corpus import NOW, RecordingProgress
@@ -500,11 +500,11 @@ def test_the_registry_builds_each_engine_by_name() -> None:
 
 
 def test_the_registry_refuses_anthropic_without_a_key_and_unknown_names() -> None:
-    with pytest.raises(EngineConfigurationError, match="needs an Anthropic API key"):
+    with pytest.raises(EngineUnavailable, match="needs an Anthropic API key"):
         get_engine(
             "anthropic", api_key=None, base_url=None, model="m", max_turns=5, token_budget=10
         )
     with pytest.raises(
-        EngineConfigurationError, match=r"unknown dream engine 'dreamy'.*deterministic, anthropic"
+        EngineUnavailable, match=r"unknown dream engine 'dreamy'.*deterministic, anthropic"
     ):
         get_engine("dreamy", api_key="k", base_url=None, model="m", max_turns=5, token_budget=10)

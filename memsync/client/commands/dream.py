@@ -112,6 +112,7 @@ def _redis_client() -> Any:
 
 def run_dream_command(args: argparse.Namespace) -> int:
     from memsync.dream.engine import Scope
+    from memsync.dream.engines import EngineUnavailable, get_engine
     from memsync.dream.gates import GateConfig, evaluate_gates
     from memsync.dream.locks import ConsolidationLock, redis_lock_key
     from memsync.dream.run import (
@@ -121,7 +122,6 @@ def run_dream_command(args: argparse.Namespace) -> int:
         local_lock_name,
         run_dream,
     )
-    from memsync.dream.selection import EngineUnavailable, select_engine
     from memsync.dream.sessions import (
         NoTranscripts,
         ScanStateFile,
@@ -172,7 +172,7 @@ def run_dream_command(args: argparse.Namespace) -> int:
 
     api_key = os.environ.get("ANTHROPIC_API_KEY", "").strip() or None
     try:
-        engine = select_engine(
+        engine = get_engine(
             args.engine or "auto",
             api_key=api_key,
             base_url=os.environ.get("ANTHROPIC_BASE_URL", "").strip() or None,
