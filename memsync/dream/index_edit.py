@@ -27,6 +27,7 @@ from memsync.memory import (
     format_entry,
 )
 from memsync.memory.decoding import BOM
+from memsync.memory.index import split_lines
 from memsync.memory.subindex import SUBINDEX_DIRNAME, entry_path, is_subindex_path, link_from
 
 __all__ = ["SUBINDEX_DIRNAME", "entry_path", "is_subindex_path", "link_from"]
@@ -53,17 +54,7 @@ class IndexLines:
         bom = ""
         if text.startswith(BOM):
             bom, text = BOM, text[1:]
-        lines: list[tuple[str, str]] = []
-        parts = text.split("\n")
-        for position, part in enumerate(parts):
-            if position == len(parts) - 1:
-                if part:
-                    lines.append((part, ""))
-            elif part.endswith("\r"):
-                lines.append((part[:-1], "\r\n"))
-            else:
-                lines.append((part, "\n"))
-        return cls(bom, lines)
+        return cls(bom, split_lines(text))
 
     @classmethod
     def of(cls, index: MemoryIndex) -> IndexLines:

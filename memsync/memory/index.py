@@ -144,7 +144,7 @@ def _parse_entry(content: str, line: int) -> IndexEntry | None:
     )
 
 
-def _split_lines(text: str) -> list[tuple[str, str]]:
+def split_lines(text: str) -> list[tuple[str, str]]:
     """(content, ending) pairs; joining them gives back `text` exactly."""
     lines: list[tuple[str, str]] = []
     parts = text.split("\n")
@@ -208,7 +208,7 @@ class MemoryIndex:
         bom = ""
         if text.startswith(BOM):
             bom, text = BOM, text[1:]
-        return cls(_split_lines(text), bom)
+        return cls(split_lines(text), bom)
 
     @classmethod
     def parse_bytes(cls, data: bytes, path: str = INDEX_FILENAME) -> MemoryIndex:
@@ -219,7 +219,7 @@ class MemoryIndex:
         bom = ""
         if text.startswith(BOM):
             bom, text = BOM, text[1:]
-        return cls(_split_lines(text), bom, decoded.problem)
+        return cls(split_lines(text), bom, decoded.problem)
 
     @classmethod
     def empty(cls) -> MemoryIndex:
