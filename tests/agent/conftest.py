@@ -73,15 +73,3 @@ def agent(client: anthropic.Anthropic) -> Callable[..., AgentResult]:
 
 def tools_for(root: Path, *, writable: bool = True, allow_delete: bool = False) -> ToolSet:
     return ToolSet(Sandbox(root, writable=writable), allow_delete=allow_delete)
-
-
-def snapshot(directory: Path) -> dict[str, bytes]:
-    """Every file under `directory` (symlinks as their target string), for before/after."""
-    files: dict[str, bytes] = {}
-    for path in sorted(directory.rglob("*")):
-        key = path.relative_to(directory).as_posix()
-        if path.is_symlink():
-            files[key] = b"-> " + str(path.readlink()).encode()
-        elif path.is_file():
-            files[key] = path.read_bytes()
-    return files

@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from memsync.agent import AgentResult
-from tests.agent.conftest import SECRET, snapshot, tools_for
+from tests.agent.conftest import SECRET, tools_for
 from tests.support.messages_server import MessagesServer, result_text, text, tool_results, tool_use
+from tests.support.trees import snapshot
 
 
 @pytest.fixture

@@ -29,6 +29,7 @@ from tests.support.messages_server import (
     tool_results,
     tool_use,
 )
+from tests.support.trees import snapshot
 
 INDEX = (
     "# Memory Index\n\n"
@@ -73,17 +74,6 @@ def git(*args: str, cwd: Path) -> None:
     subprocess.run(
         ["git", *args], cwd=cwd, check=True, env={**os.environ, **IDENTITY}, capture_output=True
     )
-
-
-def snapshot(directory: Path) -> dict[str, bytes]:
-    files: dict[str, bytes] = {}
-    for path in sorted(directory.rglob("*")):
-        key = path.relative_to(directory).as_posix()
-        if path.is_symlink():
-            files[key] = b"-> " + str(path.readlink()).encode()
-        elif path.is_file():
-            files[key] = path.read_bytes()
-    return files
 
 
 @pytest.fixture
