@@ -42,7 +42,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "a Celery worker, beat and the web server. Ctrl-C stops everything.",
     )
     parser.add_argument("--port", type=int, default=8000, help="web server port (default 8000)")
-    parser.add_argument("--host", default="127.0.0.1", help="address to serve on")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to serve on (0.0.0.0: every address; add yours to ALLOWED_HOSTS)",
+    )
     seeding = parser.add_mutually_exclusive_group()
     seeding.add_argument("--no-seed", action="store_true", help="start without the demo project")
     seeding.add_argument(
@@ -106,13 +110,16 @@ def main(argv: list[str] | None = None) -> int:
             beat_command(str(data / "celerybeat-schedule")),
             log_path=logs / "beat.log",
         )
-        address = f"{args.host}:{args.port}"
         supervisor.start(
-            "web", [*manage, "runserver", "--noreload", address], log_path=logs / "web.log"
+            "web",
+            [*manage, "runserver", "--noreload", f"{args.host}:{args.port}"],
+            log_path=logs / "web.log",
         )
-        url = f"http://{address}/"
+        # Served on every address, it still answers on this machine's own.
+        local = "127.0.0.1" if args.host == "0.0.0.0" else args.host  # noqa: S104
+        url = f"http://{local}:{args.port}/"
         _wait_until_healthy(supervisor, url + "healthz")
-        _welcome(url, logs, seeded=not args.no_seed)
+        _welcome(url, logs)
         while True:
             child = supervisor.exited()
             if child is not None:
@@ -177,15 +184,25 @@ def _wait_until_healthy(supervisor: Supervisor, url: str) -> None:
     raise _StartFailed(f"{url} did not answer 200 within {STARTUP_SECONDS:.0f}s ({last})")
 
 
-def _welcome(url: str, logs: Path, *, seeded: bool) -> None:
+def _welcome(url: str, logs: Path) -> None:
+    from django.db import connection
+
+    from dashboard.models import Project
     from memsync.demo.story import PEOPLE, PROJECT_SLUG
 
+    seeded = Project.objects.filter(slug=PROJECT_SLUG).exists()
+    connection.close()
     lines = ["", f"memsync is running at {url}"]
     if seeded:
         lines.append(f"  the demo project:  {url}p/{PROJECT_SLUG}/")
         lines += [
             f"  sign in as {p.username:<6} password {p.password:<11} ({p.role})" for p in PEOPLE
         ]
+    else:
+        lines.append(
+            "  no demo project: add one with `manage.py memsync_project create SLUG` and "
+            "`manage.py memsync_member add SLUG USER --role maintainer --password …`"
+        )
     lines += [f"  logs: {logs}", "Press Ctrl-C to stop.", ""]
     print("\n".join(lines), flush=True)
 
