@@ -69,6 +69,7 @@ from .story import (
     PROJECT_AGE_DAYS,
     PROJECT_NAME,
     PROJECT_SLUG,
+    TIMELINE,
     TRANSCRIPTS_DIR,
     Dream,
     Event,
@@ -148,7 +149,7 @@ def seed_demo(
                 project=project, user=users[persona.username], defaults={"role": persona.role}
             )
         with tempfile.TemporaryDirectory(prefix="memsync-demo-clones-") as clones, _in_process():
-            for event in _timeline():
+            for event in TIMELINE:
                 moment = now - timedelta(days=event.days_ago)
                 _happen(project, event, moment, users, Path(clones), out)
     except BaseException:
@@ -156,12 +157,6 @@ def seed_demo(
         raise
     (project.base_dir / UNFINISHED_MARKER).unlink()
     return _result(project, created=True)
-
-
-def _timeline() -> Iterator[Event]:
-    from .story import TIMELINE
-
-    yield from TIMELINE
 
 
 def _people() -> dict[str, User]:
