@@ -14,7 +14,6 @@ import importlib
 
 from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamEngine
-from memsync.dream.llm import AnthropicEngine
 
 AUTO = "auto"
 DETERMINISTIC = "deterministic"
@@ -61,6 +60,10 @@ def get_engine(
             )
         if max_turns < 1:
             raise EngineUnavailable(f"max_turns must be at least 1, not {max_turns}")
+        # Imported here: the anthropic SDK costs seconds to import on a loaded worker,
+        # and projects without an API key never need it.
+        from memsync.dream.llm import AnthropicEngine
+
         return AnthropicEngine(
             api_key=api_key,
             base_url=base_url,
