@@ -35,8 +35,9 @@ class ProjectScanThrottle:
 
     def claim_scan(self, now: datetime, interval: timedelta) -> bool:
         due = Q(last_session_scan_at__isnull=True) | Q(last_session_scan_at__lte=now - interval)
-        # A scan recorded "in the future" (a clock moved back) must not block scans forever.
-        due |= Q(last_session_scan_at__gt=now)
+        # A scan recorded far "in the future" (a clock moved back) must not block scans
+        # forever; one a moment ahead is another worker's claim, racing this one.
+        due |= Q(last_session_scan_at__gt=now + interval)
         claimed = (
             Project.objects.filter(pk=self.project_id).filter(due).update(last_session_scan_at=now)
         )
