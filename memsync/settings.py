@@ -81,6 +81,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -194,6 +195,9 @@ LOGOUT_REDIRECT_URL = "login"
 
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
+# gunicorn serves the dashboard's few static files itself (WhiteNoise), from STATIC_ROOT
+# after `collectstatic`, or straight from the app's static folder when that was not run.
+WHITENOISE_USE_FINDERS = True
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -2,12 +2,9 @@
 
 Migrates the database, starts the bundled Redis unless ``REDIS_URL`` is set, seeds the
 demo project (``manage.py memsync_demo``), then runs a Celery worker, beat and the web
-server — the command lines of ``memsync.processes`` for the worker and beat — until
-Ctrl-C, which stops every one of them (and the Redis it started).
-
-The web process is Django's ``runserver``, not gunicorn: gunicorn does not serve static
-files (in production nginx serves them, see ``deploy/``), and the dashboard needs its
-stylesheet and htmx. Everything else is as in production.
+server — the command lines of ``memsync.processes``, as in production (gunicorn serves
+the dashboard's static files through WhiteNoise) — until Ctrl-C, which stops every one
+of them (and the Redis it started).
 """
 
 from __future__ import annotations
@@ -64,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.conf import settings
 
     from memsync import bundled_redis
-    from memsync.processes import DEFAULT_QUEUES, beat_command, worker_command
+    from memsync.processes import DEFAULT_QUEUES, beat_command, web_command, worker_command
 
     if not _port_free(args.host, args.port):
         print(f"demo: {args.host}:{args.port} is in use; choose another with --port", flush=True)
@@ -112,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         supervisor.start(
             "web",
-            [*manage, "runserver", "--noreload", f"{args.host}:{args.port}"],
+            [sys.executable, "-m", *web_command(f"{args.host}:{args.port}", workers=2)],
             log_path=logs / "web.log",
         )
         # Served on every address, it still answers on this machine's own.

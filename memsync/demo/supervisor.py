@@ -3,7 +3,7 @@
 Each child starts in a new session, so the terminal's Ctrl-C reaches only the
 supervisor, which then stops the children in the reverse order of their start: first a
 SIGINT to the child's whole group (what Ctrl-C would have sent it: a Celery worker
-finishes its task, runserver and beat exit), then SIGTERM, then SIGKILL for whatever is
+finishes its task, gunicorn and beat exit), then SIGTERM, then SIGKILL for whatever is
 still there. Signalling the group, not the process, reaches what the child started too
 (a worker's prefork pool), so nothing is left behind.
 """

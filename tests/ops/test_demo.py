@@ -234,7 +234,7 @@ def test_the_demo_script_serves_the_dashboard_and_ctrl_c_stops_every_process(tmp
             assert "project_release_train.md" in page
             running = processes_using(data_dir)
             commands = " | ".join(running.values())
-            for part in ("memsync.demo", "celery", " worker ", " beat ", "runserver", "redis"):
+            for part in ("memsync.demo", "celery", " worker ", " beat ", "gunicorn", "redis"):
                 assert part in commands, commands
         finally:
             code = demo.ctrl_c()
