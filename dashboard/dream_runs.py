@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from memsync.dream.engine import Scope
 from memsync.dream.engines import EngineUnavailable, choose_engine_name, get_engine
-from memsync.dream.gates import GateConfig, GateDecision, evaluate_gates, time_gate
+from memsync.dream.gates import Gate, GateConfig, GateDecision, evaluate_gates, time_gate
 from memsync.dream.locks import ConsolidationLock, RedisDreamLock, redis_lock_key
 from memsync.dream.run import DreamOutcome, DreamRequest, DreamStatus, run_dream
 from memsync.store import LOCK_FILE_NAME
@@ -118,6 +118,8 @@ def check_project(
         now=now,
     )
     if not decision.passed:
+        if decision.gate in _RECORDED_GATES:
+            _record_gate_check(project, trigger, decision)
         return GateCheck(project.pk, False, str(decision.gate), decision.reason)
     run = queue_dream(
         project,
@@ -126,6 +128,25 @@ def check_project(
         sessions=decision.sessions,
     )
     return GateCheck(project.pk, True, None, decision.reason, run.pk)
+
+
+# A check closed by these gates scanned the project's sessions, which the scan throttle
+# allows once per interval: worth a Run row ("why did it not dream?") without flooding.
+_RECORDED_GATES = frozenset({Gate.SESSIONS, Gate.LOCKS})
+
+
+def _record_gate_check(project: Project, trigger: str, decision: GateDecision) -> None:
+    moment = timezone.now()
+    Run.objects.create(
+        project=project,
+        kind=RunKind.GATE,
+        status=RunStatus.LOCKED if decision.gate == Gate.LOCKS else RunStatus.SKIPPED,
+        trigger=trigger,
+        started_at=moment,
+        finished_at=moment,
+        summary=f"{decision.gate} gate closed: {decision.reason}",
+        detail=decision.to_dict(),
+    )
 
 
 @dataclass(frozen=True)

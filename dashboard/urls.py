@@ -3,7 +3,7 @@
 
 from django.urls import path, re_path
 
-from .views import history, members, memories, progress, projects, proposals, team, tokens
+from .views import activity, history, members, memories, progress, projects, proposals, team, tokens
 
 app_name = "dashboard"
 
@@ -48,6 +48,8 @@ urlpatterns = [
         progress.dream_run_cancel,
         name="dream-run-cancel",
     ),
+    # Background runs
+    path("p/<slug:slug>/activity/", activity.activity, name="activity"),
     # Team
     path("p/<slug:slug>/team/", team.team, name="team"),
     path("p/<slug:slug>/conflicts/<int:conflict_id>/", team.conflict_detail, name="conflict"),

@@ -143,6 +143,7 @@ RULES: dict[str, Rule] = {
     "dashboard:memory": Rule(lambda s: ["acme", "notes.md"], page()),
     "dashboard:blame": Rule(lambda s: ["acme", "notes.md"], page()),
     "dashboard:history": Rule(acme, page()),
+    "dashboard:activity": Rule(acme, page()),
     "dashboard:commit": Rule(lambda s: ["acme", s.extraction], page()),
     "dashboard:commit-revert": Rule(
         lambda s: ["acme", s.extraction], (Case("GET", MAINTAIN_PAGE), Case("POST", ACT))

@@ -251,3 +251,19 @@ def test_it_schedules_the_beat_in_settings_expiring_before_the_next_run(settings
     assert entry["task"] in app.tasks
     assert entry["schedule"] == 600
     assert 0 < entry["options"]["expires"] < entry["schedule"]
+
+
+def test_it_records_a_gate_check_that_scanned_sessions_but_not_one_the_time_gate_closed():
+    scanned = make_project()
+    report_sessions(scanned, 2)
+    recent = make_project()
+    consolidated(recent, hours_ago=2)
+
+    dream_runs.check_project(scanned, "session")
+    dream_runs.check_project(scanned, "session")  # closed by the scan throttle: not recorded
+    dream_runs.check_project(recent, "push")
+
+    [run] = Run.objects.filter(kind=RunKind.GATE)
+    assert (run.project, run.status, run.trigger) == (scanned, RunStatus.SKIPPED, "session")
+    assert run.summary.startswith("sessions gate closed:")
+    assert run.detail["gate"] == "sessions"
