@@ -121,10 +121,17 @@ _NOT_PLAIN_START = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _NOT_PLAIN_INSIDE = re.compile(r": |:$| #|\t")
 
 
+_RESCUABLE_KEY = re.compile(r"[a-zA-Z_-]+")
+
+
 def _plain_mapping(text: str) -> dict[str, Any] | None:
     """Most frontmatter is ``key: plain text`` lines; read those without a YAML parser
     (several times faster on big directories). Anything else returns None and goes to
-    the full parser, which gives the same answer for what this accepts."""
+    the full parser, which gives the same answer for what this accepts.
+
+    A value holding ": " (``description: Deploys: never on Friday``) makes YAML reject
+    the block, and the rescue below then quotes it; the value read is the text as
+    written, which this gives directly."""
     mapping: dict[str, Any] = {}
     for raw in text.split("\n"):
         line = raw.removesuffix("\r")
@@ -134,9 +141,13 @@ def _plain_mapping(text: str) -> dict[str, Any] | None:
         if match is None:
             return None
         key, value = match.groups()
-        if key in mapping or value[0] in _NOT_PLAIN_START or _NOT_PLAIN_INSIDE.search(value):
+        if key in mapping or value[0] in _NOT_PLAIN_START:
             return None
-        if any(pattern.match(value) for _tag, pattern, _first in _CORE_SCALARS):
+        inside = _NOT_PLAIN_INSIDE.findall(value)
+        if inside:
+            if set(inside) != {": "} or not _RESCUABLE_KEY.fullmatch(key):
+                return None
+        elif any(pattern.match(value) for _tag, pattern, _first in _CORE_SCALARS):
             return None
         mapping[key] = value
     return mapping
@@ -147,6 +158,10 @@ def load_mapping(text: str) -> tuple[dict[str, Any] | None, YamlTrouble | None]:
     plain = _plain_mapping(text)
     if plain is not None:
         return plain, None
+    return _yaml_mapping(text)
+
+
+def _yaml_mapping(text: str) -> tuple[dict[str, Any] | None, YamlTrouble | None]:
     try:
         value = yaml.load(text, Loader=_FrontmatterLoader)  # noqa: S506 (a safe loader)
     except yaml.YAMLError as error:
