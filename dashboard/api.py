@@ -94,6 +94,27 @@ def endpoint(method: str, role: Role) -> Callable[[Handler], Callable[..., JsonR
     return decorate
 
 
+@csrf_exempt
+def whoami(request: HttpRequest) -> JsonResponse:
+    """``GET /api/whoami``: whose token this is and their projects — what ``memsync login``
+    checks a token with before storing it."""
+    if request.method != "GET":
+        return error(405, "use GET here", Allow="GET")
+    auth = authenticate(request)
+    if auth is None:
+        return error(401, "a valid access token is required", WWW_Authenticate=WWW_AUTHENTICATE)
+    memberships = Membership.objects.filter(user=auth.user).select_related("project")
+    return JsonResponse(
+        {
+            "username": auth.user.get_username(),
+            "projects": [
+                {"slug": m.project.slug, "name": m.project.name, "role": m.role}
+                for m in memberships.order_by("project__slug")
+            ],
+        }
+    )
+
+
 def not_found(request: HttpRequest, path: str = "") -> JsonResponse:
     return error(404, f"no API endpoint at {request.path}")
 

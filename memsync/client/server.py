@@ -81,20 +81,12 @@ class TeamServer:
         """``POST /api/projects/<slug>/sessions``."""
         return self._request("POST", f"/api/projects/{quote(slug)}/sessions", report.payload())
 
-    def check_token(self, slug: str) -> dict[str, Any] | None:
-        """Whether the server accepts the token: the project's status when ``slug`` is a
-        project of this user, None when the token is good but ``slug`` is not theirs.
+    def whoami(self) -> dict[str, Any]:
+        """``GET /api/whoami``: the token's user and their projects with roles.
 
-        Raises :class:`ApiRefusal` (401) for a token the server refuses. The API checks
-        the token before it looks the project up, so any slug tells a good token from
-        a bad one.
+        Raises :class:`ApiRefusal` (401) for a token the server refuses.
         """
-        try:
-            return self.status(slug)
-        except ApiRefusal as refusal:
-            if refusal.status == 404 and refusal.is_memsync:
-                return None
-            raise
+        return self._request("GET", "/api/whoami")
 
     def _request(self, method: str, path: str, body: Any = None) -> dict[str, Any]:
         secret = f"{self.credential.user}:{self.credential.token}".encode()

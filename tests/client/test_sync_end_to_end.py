@@ -67,7 +67,7 @@ def test_login_with_a_project_checks_membership_too(team: Team, developers: dict
     outsider = mallory.memsync("login", bob.server.url, "--user", "mallory", "--project",
                                team.slug, MEMSYNC_TOKEN=mallory.token)  # fmt: skip
 
-    assert member.returncode == 0 and f"{team.slug}: you are a member" in member.stdout
+    assert member.returncode == 0 and f"{team.slug}: member" in member.stdout
     assert outsider.returncode == 2 and f"mallory has no project '{team.slug}'" in outsider.stderr
     assert not (mallory.home / ".config" / "memsync" / "config.json").exists()
 

@@ -217,6 +217,14 @@ RULES: dict[str, Rule] = {
             ),
         ),
     ),
+    "api:whoami": Rule(
+        none,
+        (
+            Case("GET", TOKENS_ONLY),
+            Case("GET", {**dict.fromkeys(ORDER, 200), ANONYMOUS: 401}, token=True),
+            Case("POST", {**dict.fromkeys(ORDER, 405)}, token=True),
+        ),
+    ),
     "api:not-found": Rule(lambda s: ["nothing/here"], (Case("GET", dict.fromkeys(ORDER, 404)),)),
 }
 

@@ -272,3 +272,19 @@ def test_it_refreshes_last_used_at_at_most_once_a_minute(team: Team, client: Cli
 
     token.refresh_from_db()
     assert token.last_used_at > first
+
+
+def test_whoami_names_the_tokens_user_and_their_projects(client, team):
+    token = AccessToken.issue(team.users["bob"], "laptop")[1]
+
+    answer = client.get("/api/whoami", HTTP_AUTHORIZATION=f"Bearer {token}")
+    refused = client.get("/api/whoami", HTTP_AUTHORIZATION="Bearer msk_wrong")
+
+    assert answer.status_code == 200
+    assert answer.json()["username"] == "bob"
+    assert {"slug": team.slug, "name": team.project.name, "role": "member"} in answer.json()[
+        "projects"
+    ]
+    assert refused.status_code == 401 and refused.json() == {
+        "error": "a valid access token is required"
+    }

@@ -22,7 +22,6 @@ from typing import Any
 from memsync.client.errors import CommandError
 
 # Any slug does for checking a token: the API checks the token before the project.
-LOGIN_PROBE_SLUG = "_login"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -177,7 +176,7 @@ def run_login(args: argparse.Namespace) -> int:
         raise CommandError("no token given (type it at the prompt or set MEMSYNC_TOKEN)")
     credential = Credential(server, args.user, token)
     try:
-        status = TeamServer(credential).check_token(args.project or LOGIN_PROBE_SLUG)
+        identity = TeamServer(credential).whoami()
     except ApiRefusal as refusal:
         if refusal.status == 401:
             raise CommandError(
@@ -190,14 +189,21 @@ def run_login(args: argparse.Namespace) -> int:
         raise CommandError(f"{server}: {refusal.message}; nothing was stored") from None
     except ServerError as error:
         raise CommandError(f"{error}; nothing was stored") from None
-    if args.project and status is None:
+    if identity.get("username") != args.user:
+        raise CommandError(
+            f"this token belongs to {identity.get('username')!r}, not {args.user!r}; "
+            "nothing was stored"
+        )
+    roles = {p["slug"]: p["role"] for p in identity.get("projects", [])}
+    if args.project and args.project not in roles:
         raise CommandError(f"{args.user} has no project {args.project!r} on {server}")
     config = _config()
     config.remember(credential)
     config.save()
     print(f"logged in to {server} as {args.user}; token stored in {config.path} (mode 0600)")
-    if status is not None:
-        print(f"{args.project}: you are a {status.get('role', 'member')}")
+    for slug, role in sorted(roles.items()):
+        if not args.project or slug == args.project:
+            print(f"  {slug}: {role}")
     return 0
 
 
