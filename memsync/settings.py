@@ -180,11 +180,18 @@ MEMSYNC_DREAM_TOKEN_BUDGET = int(env_number("MEMSYNC_DREAM_TOKEN_BUDGET", 400_00
 # for every project, or a custom one as "package.module:factory".
 MEMSYNC_DREAM_ENGINE = env_str("MEMSYNC_DREAM_ENGINE")
 
+MEMSYNC_MERGE_SWEEP_SECONDS = env_number("MEMSYNC_MERGE_SWEEP_SECONDS", 900)
 CELERY_BEAT_SCHEDULE = {
     "dream-gates": {
         "task": "dashboard.tasks.dream.evaluate_dream_gates",
         "schedule": MEMSYNC_DREAM_BEAT_SECONDS,
         "options": {"expires": MEMSYNC_DREAM_BEAT_SECONDS * 0.9},
+    },
+    # A safety net for pushes whose post-receive could not queue their merge.
+    "unmerged-pushes": {
+        "task": "dashboard.tasks.sync.sweep_unmerged_pushes",
+        "schedule": MEMSYNC_MERGE_SWEEP_SECONDS,
+        "options": {"expires": MEMSYNC_MERGE_SWEEP_SECONDS * 0.9},
     },
 }
 

@@ -6,8 +6,9 @@ from celery import Task, shared_task
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from memsync.store import GitError, StoreError
+from memsync.store import GitError, MemoryRepo, StoreError
 from memsync.store.lock import RepoLockTimeout
+from memsync.sync.status import unmerged_members
 
 from .. import sync
 from ..models import Project, Run, RunKind, RunStatus
@@ -63,6 +64,28 @@ def merge_member_branch(self: Task, project_id: int, username: str, tip: str = "
     if merge.merged:
         sync.request_dream_gate_check(project.pk, "push")
     return run.summary
+
+
+@shared_task(name="dashboard.tasks.sync.sweep_unmerged_pushes")
+def sweep_unmerged_pushes() -> str:
+    """Queue the merge of every member branch ``main`` does not contain yet.
+
+    The post-receive hook queues a merge after each push; if it could not (the broker
+    was down), or a worker died mid-merge, the push would wait for the member's next one.
+    This periodic sweep makes sure it does not wait longer than one interval.
+    """
+    queued = 0
+    for project in Project.objects.only("pk", "slug").iterator():
+        if not (project.repo_dir / ".git").exists():
+            continue
+        try:
+            members = unmerged_members(MemoryRepo(project.repo_dir))
+        except (StoreError, GitError):
+            continue
+        for username in members:
+            merge_member_branch.apply_async((project.pk, username), {"tip": ""})
+            queued += 1
+    return f"{queued} member merges queued"
 
 
 def _finish(run: Run, status: str, summary: str, *, error: str = "") -> None:

@@ -25,6 +25,15 @@ class TeamStatus:
     proposals: list[BranchState]
 
 
+def unmerged_members(repo: MemoryRepo) -> list[str]:
+    """Usernames whose ``members/<user>`` branch holds commits ``main`` lacks: one
+    ``git for-each-ref`` call, for the sweep that re-queues merges a hook could not."""
+    output = repo.git.run(
+        "for-each-ref", f"--no-merged={MAIN}", "--format=%(refname)", MEMBERS_REFS
+    )
+    return [ref.removeprefix(MEMBERS_REFS) for ref in output.splitlines() if ref]
+
+
 def unmerged_branches(repo: MemoryRepo, prefix: str) -> list[BranchState]:
     """Branches under ``prefix`` (a ``refs/heads/…/`` path) that ``main`` does not contain."""
     output = repo.git.run(
