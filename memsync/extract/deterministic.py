@@ -76,6 +76,7 @@ _SLUG_STOP = frozenset(
 )
 # Leading words a Chinese statement's subject starts after: 我是…, 请把…, 都用…
 _CJK_SLUG_SKIP = "我你他她它们是请把要都也就在"
+_CJK_CLAUSE = re.compile(r"[，。、；：！？,.;:!?\n]")
 
 
 @dataclass
@@ -284,21 +285,30 @@ def _body(kind: str, fact: str, why: str | None, day: date, chinese: bool) -> st
     return f"{sentence}\n\n**Why:** {reason}\n**How to apply:** {apply}\n"
 
 
+def _words(text: str) -> list[str]:
+    """Lower-case words; a possessive keeps its noun ("alice's" → alice) and other
+    contractions ("I'm", "don't") go: they never say what a memory is about."""
+    found = []
+    for token in re.findall(r"[a-z0-9]+(?:['’][a-z]+)*", text.lower()):
+        word, apostrophe, rest = token.replace("’", "'").partition("'")
+        if not apostrophe or rest == "s":
+            found.append(word)
+    return found
+
+
 def _slug(text: str) -> str:
-    words = [
-        word
-        for word in re.findall(r"[a-z0-9]+", text.lower())
-        if word not in _SLUG_STOP and not word.isdigit()
-    ]
+    words = [word for word in _words(text) if word not in _SLUG_STOP and not word.isdigit()]
     parts: list[str] = []
     for word in words:
         if len(parts) == 4 or len("_".join([*parts, word])) > MAX_SLUG_CHARS:
             break
         parts.append(word)
     if len(parts) < 2:
-        chars = re.sub(r"[^\u3400-\u9fff]", "", text).lstrip(_CJK_SLUG_SKIP)
+        # The first clause of the Chinese text, so a name ends where a phrase does.
+        clauses = (re.sub(r"[^\u3400-\u9fff]", "", c) for c in _CJK_CLAUSE.split(text))
+        chars = next((c.lstrip(_CJK_SLUG_SKIP) for c in clauses if c.lstrip(_CJK_SLUG_SKIP)), "")
         if chars:
-            parts.append(chars[:8])
+            parts.append(chars[:12])
     return "_".join(parts) or "note"
 
 

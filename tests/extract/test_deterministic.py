@@ -286,3 +286,18 @@ def test_updating_a_memory_keeps_keys_it_does_not_know(tmp_path):
     assert str(updated.metadata["created"]) == "2025-01-02"
     assert updated.metadata["metadata"] == {"type": "feedback"}
     assert updated.description == "Use pnpm instead of npm always"
+
+
+@pytest.mark.parametrize(
+    ("text", "slug"),
+    [
+        ("I'm the lead for payments", "lead_payments"),
+        ("don't deploy on Fridays", "deploy_fridays"),
+        ("alice's staging box is flaky", "alice_staging_box_flaky"),
+        ("下周一开始代码冻结，持续两周", "下周一开始代码冻结"),
+    ],
+)
+def test_it_names_files_after_words_and_whole_chinese_clauses(text, slug):
+    from memsync.extract.deterministic import _slug
+
+    assert _slug(text) == slug
