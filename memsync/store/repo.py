@@ -10,11 +10,13 @@ from __future__ import annotations
 import shutil
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 
+from .ages import CACHE_NAME as AGES_CACHE_NAME
+from .ages import incremental_ages
 from .diff import Diff, parse_diff
 from .gitcmd import GitError, GitRunner
 from .history import (
@@ -99,6 +101,7 @@ class MemoryRepo:
         env = committer.env("COMMITTER") if committer else {}
         self.git = GitRunner(self.path, env=env)
         self._lock: RepoLock | None = None
+        self._common: Path | None = None
 
     # --- setup -------------------------------------------------------------------------
     @classmethod
@@ -138,12 +141,17 @@ class MemoryRepo:
         return repo
 
     @property
+    def _common_dir(self) -> Path:
+        """The repository's .git directory (shared by its worktrees)."""
+        if self._common is None:
+            common = Path(self.git.run("rev-parse", "--git-common-dir"))
+            self._common = common if common.is_absolute() else self.path / common
+        return self._common
+
+    @property
     def lock(self) -> RepoLock:
         if self._lock is None:
-            common = Path(self.git.run("rev-parse", "--git-common-dir"))
-            if not common.is_absolute():
-                common = self.path / common
-            self._lock = RepoLock(common / "memsync-write.lock")
+            self._lock = RepoLock(self._common_dir / "memsync-write.lock")
         return self._lock
 
     # --- refs --------------------------------------------------------------------------
@@ -299,14 +307,29 @@ class MemoryRepo:
             commits = {commit.sha: commit for commit in parse_log(output)}
         return [BlameLine(number, text, commits[sha]) for sha, number, text in rows]
 
-    def ages(self, rev: str = "HEAD") -> dict[str, datetime]:
-        """Last-change time of every file at ``rev``, from history, in one pass."""
-        wanted = set(self.files(rev))
-        if not wanted:
+    def ages(self, rev: str = "HEAD", *, cached: bool = True) -> dict[str, datetime]:
+        """Last-change time of every file at ``rev``, from history: one pass the first
+        time, then only the commits since the last answer (see ``memsync.store.ages``)."""
+        head = self.rev_parse(rev)
+        wanted = set(self.files(head)) if head else set()
+        if not wanted or head is None:
             return {}
-        with self.git.stream("log", "--format=%x1e%ct", "--name-only", "-z", rev) as process:
-            assert process.stdout is not None
-            return parse_ages(_split_nul(process.stdout), wanted)
+        if not cached:
+            return parse_ages(self._walk_names(head), wanted)
+        return incremental_ages(
+            self._common_dir / "memsync" / AGES_CACHE_NAME,
+            head,
+            wanted,
+            self._walk_names,
+            self.is_ancestor,
+        )
+
+    def _walk_names(self, revisions: str) -> Iterator[bytes]:
+        """``git log --name-only -z`` over ``revisions``, as NUL-separated records; the
+        caller may stop early (the git process is then ended)."""
+        with self.git.stream("log", "--format=%x1e%ct", "--name-only", "-z", revisions) as log:
+            assert log.stdout is not None
+            yield from _split_nul(log.stdout)
 
     # --- writing -----------------------------------------------------------------------
     def commit(

@@ -362,3 +362,33 @@ def test_it_blames_each_line_on_the_commit_with_its_session(repo):
     assert [(b.number, b.text) for b in lines] == [(1, "one"), (2, "2"), (3, "three")]
     assert lines[0].commit.trailer("Memsync-Session") == "s1"
     assert lines[1].commit.kind == "dream" and lines[1].commit.trailer("Memsync-Dream") == "d1"
+
+
+def test_it_keeps_ages_right_as_history_grows_from_its_cache(repo):
+    old = "2026-01-01T00:00:00+00:00"
+    side_date = {"GIT_COMMITTER_DATE": old, "GIT_AUTHOR_DATE": old}
+    repo.apply({"a.md": b"a\n", "b.md": b"b\n"}, CommitKind.EXTRACT, "first")
+    first = repo.ages()  # fills the cache
+    side = repo.add_worktree(repo.path.parent / "wt", "side")
+    write(side, "c.md", "c\n")
+    git(side.path, "add", "c.md")
+    git(side.path, "commit", "-qm", "sync: old side commit", env=side_date)
+    repo.apply({"b.md": b"b2\n", "a.md": None}, CommitKind.DREAM, "later")
+    repo.merge("side")
+
+    ages = repo.ages()
+
+    assert ages == repo.ages(cached=False)
+    assert set(ages) == {".gitattributes", ".gitignore", "b.md", "c.md"}
+    assert ages["c.md"] == datetime(2026, 1, 1, tzinfo=UTC)
+    assert ages["b.md"] >= first["b.md"]
+
+
+def test_it_ignores_a_broken_ages_cache(repo):
+    repo.apply({"a.md": b"a\n"}, CommitKind.EXTRACT, "first")
+    cache = repo.path / ".git" / "memsync" / "ages.json"
+    repo.ages()
+    cache.write_text("{not json")
+
+    assert repo.ages() == repo.ages(cached=False)
+    assert '"commit"' in cache.read_text()
