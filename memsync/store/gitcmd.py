@@ -66,6 +66,11 @@ class GitRunner:
         """Run git and return stdout exactly as git wrote it."""
         return self._execute(args, env=env, ok=(), binary=True)[1]
 
+    def run_bytes_status(self, *args: str) -> tuple[int, bytes]:
+        """Run git without raising; (status, stdout exactly as git wrote it)."""
+        status, stdout, _ = self._execute(args, env=None, ok=None, binary=True)
+        return status, stdout
+
     def _execute(
         self,
         args: Sequence[str],

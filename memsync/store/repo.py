@@ -7,6 +7,7 @@ commits (see GIT-NOTES). Reads run without the lock. Nothing here reads settings
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import time
@@ -37,6 +38,7 @@ GITATTRIBUTES = f"MEMORY.md merge={MERGE_DRIVER_NAME}\n"
 GITIGNORE = f"{LOCK_FILE_NAME}\n"
 DEFAULT_IDENTITY = ("memsync", "memsync@localhost")
 _LOCK_RETRIES = 5
+_FULL_SHA = re.compile(r"[0-9a-f]{40}")
 
 
 class StoreError(Exception):
@@ -211,10 +213,12 @@ class MemoryRepo:
 
     # --- reading -----------------------------------------------------------------------
     def files(self, rev: str = "HEAD") -> list[str]:
-        """Every file path in the tree at ``rev``."""
-        if self.rev_parse(rev) is None:
+        """Every file path in the tree at ``rev`` (none when there is no such commit)."""
+        status, output = self.git.run_bytes_status(
+            "ls-tree", "-r", "-z", "--name-only", f"{rev}^{{commit}}"
+        )
+        if status != 0:
             return []
-        output = self.git.run_bytes("ls-tree", "-r", "-z", "--name-only", rev)
         return [p.decode("utf-8", "replace") for p in output.split(b"\0") if p]
 
     def read(self, rev: str, path: str) -> bytes | None:
@@ -310,7 +314,8 @@ class MemoryRepo:
     def ages(self, rev: str = "HEAD", *, cached: bool = True) -> dict[str, datetime]:
         """Last-change time of every file at ``rev``, from history: one pass the first
         time, then only the commits since the last answer (see ``memsync.store.ages``)."""
-        head = self.rev_parse(rev)
+        # A full commit id needs no rev-parse process (the dashboard passes one).
+        head = rev if _FULL_SHA.fullmatch(rev) else self.rev_parse(rev)
         wanted = set(self.files(head)) if head else set()
         if not wanted or head is None:
             return {}
