@@ -21,22 +21,15 @@ from memsync.dream.adoption import revert as revert_dream
 from memsync.store import MAIN, CommitInfo, CommitKind, MemoryRepo, StoreError
 from memsync.store.history import LOG_FORMAT, parse_log
 
-from ..access import ProjectAccess, project_for
+from ..access import project_for
 from ..models import Role
 from ..sync import identity_for
-from .snapshot import open_repo
+from .snapshot import open_repo, repo_or_404
 
 PER_PAGE = 30
 REVERTS_TRAILER = "Memsync-Reverts"
 DREAM_TRAILER = "Memsync-Dream"
 _SHA = re.compile(r"^[0-9a-f]{7,40}$")
-
-
-def repo_or_404(access: ProjectAccess) -> MemoryRepo:
-    repo = open_repo(access.project.repo_dir)
-    if repo is None:
-        raise Http404("this project has no repository yet")
-    return repo
 
 
 def commit_or_404(repo: MemoryRepo, sha: str) -> CommitInfo:
@@ -135,7 +128,7 @@ def history(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def commit_detail(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
     access = project_for(request, slug)
-    repo = repo_or_404(access)
+    repo = repo_or_404(access.project.repo_dir)
     commit = commit_or_404(repo, sha)
     diff = repo.diff(commit.sha)
     refusal = revert_refusal(repo, commit)
@@ -160,7 +153,7 @@ def commit_detail(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
 def commit_revert(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
     """GET: what would be undone, and a confirmation button. POST: the revert commit."""
     access = project_for(request, slug, Role.MAINTAINER)
-    repo = repo_or_404(access)
+    repo = repo_or_404(access.project.repo_dir)
     commit = commit_or_404(repo, sha)
     refusal = revert_refusal(repo, commit)
     page = reverse("dashboard:commit", args=[slug, commit.sha])

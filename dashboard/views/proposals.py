@@ -27,20 +27,13 @@ from ..dream_runs import start_manual_dream
 from ..forms import ApproveForm
 from ..models import Role, Run, RunKind
 from ..sync import identity_for
-from .snapshot import open_repo
+from .snapshot import open_repo, repo_or_404
 
 RECENT_RUNS = 10
 
 
 def open_proposal_count(repo: MemoryRepo) -> int:
     return sum(1 for proposal in list_proposals(repo) if proposal.is_open)
-
-
-def _repo_or_404(access: ProjectAccess) -> MemoryRepo:
-    repo = open_repo(access.project.repo_dir)
-    if repo is None:
-        raise Http404("this project has no repository yet")
-    return repo
 
 
 def _proposal_or_404(repo: MemoryRepo, dream_id: str) -> Proposal:
@@ -126,26 +119,39 @@ def _detail_page(
     )
 
 
+def _open_decision(
+    request: HttpRequest, slug: str, dream_id: str
+) -> tuple[ProjectAccess, MemoryRepo, Proposal, str] | HttpResponseRedirect:
+    """What approving or rejecting needs: a maintainer, the repository, the proposal and
+    its page — or a redirect back to that page when the dream was decided already."""
+    access = project_for(request, slug, Role.MAINTAINER)
+    repo = repo_or_404(access.project.repo_dir)
+    proposal = _proposal_or_404(repo, dream_id)
+    page = reverse("dashboard:proposal", args=[slug, dream_id])
+    if not proposal.is_open:
+        messages.info(request, f"This dream is {proposal.status} already.")
+        return HttpResponseRedirect(page)
+    return access, repo, proposal, page
+
+
 @login_required
 @require_safe
 def proposal_detail(request: HttpRequest, slug: str, dream_id: str) -> HttpResponse:
     access = project_for(request, slug)
-    repo = _repo_or_404(access)
+    repo = repo_or_404(access.project.repo_dir)
     return _detail_page(request, access, repo, _proposal_or_404(repo, dream_id))
 
 
 @login_required
 @require_POST
 def proposal_approve(request: HttpRequest, slug: str, dream_id: str) -> HttpResponse:
-    access = project_for(request, slug, Role.MAINTAINER)
-    repo = _repo_or_404(access)
-    proposal = _proposal_or_404(repo, dream_id)
-    page = reverse("dashboard:proposal", args=[slug, dream_id])
-    if not proposal.is_open:
-        messages.info(request, f"This dream is {proposal.status} already.")
-        return HttpResponseRedirect(page)
+    decision = _open_decision(request, slug, dream_id)
+    if isinstance(decision, HttpResponseRedirect):
+        return decision
+    access, repo, proposal, page = decision
     diff = repo.diff(proposal.commit, base=proposal.base)
-    form = ApproveForm(request.POST, files=droppable_files(diff))
+    files = droppable_files(diff)
+    form = ApproveForm(request.POST, files=files)
     if not form.is_valid():
         return _detail_page(request, access, repo, proposal, form)
     dropped = form.dropped()
@@ -168,7 +174,7 @@ def proposal_approve(request: HttpRequest, slug: str, dream_id: str) -> HttpResp
             + ". Nothing was merged; the proposal is kept.",
         )
         return HttpResponseRedirect(page)
-    kept = len(droppable_files(diff)) - len(dropped)
+    kept = len(files) - len(dropped)
     note = f" ({len(dropped)} file{'s' if len(dropped) != 1 else ''} left out)" if dropped else ""
     messages.success(request, f"Adopted dream {dream_id} into main: {kept} file(s){note}.")
     return HttpResponseRedirect(page)
@@ -177,13 +183,10 @@ def proposal_approve(request: HttpRequest, slug: str, dream_id: str) -> HttpResp
 @login_required
 @require_POST
 def proposal_reject(request: HttpRequest, slug: str, dream_id: str) -> HttpResponse:
-    access = project_for(request, slug, Role.MAINTAINER)
-    repo = _repo_or_404(access)
-    proposal = _proposal_or_404(repo, dream_id)
-    page = reverse("dashboard:proposal", args=[slug, dream_id])
-    if not proposal.is_open:
-        messages.info(request, f"This dream is {proposal.status} already.")
-        return HttpResponseRedirect(page)
+    decision = _open_decision(request, slug, dream_id)
+    if isinstance(decision, HttpResponseRedirect):
+        return decision
+    access, repo, _proposal, page = decision
     try:
         reject(repo, dream_id, by=identity_for(access.user))
     except StoreError as error:

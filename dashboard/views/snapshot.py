@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 from django.core.cache import cache
+from django.http import Http404
 
 from memsync.memory import TEAM_DIRNAME, MemoryDirectory, age_days
 from memsync.store import MAIN, MemoryRepo, StoreError
@@ -29,6 +30,14 @@ def open_repo(repo_dir: Path) -> MemoryRepo | None:
         return MemoryRepo(repo_dir)
     except StoreError:
         return None
+
+
+def repo_or_404(repo_dir: Path) -> MemoryRepo:
+    """The project's repository, for a view that cannot work without one."""
+    repo = open_repo(repo_dir)
+    if repo is None:
+        raise Http404("this project has no repository yet")
+    return repo
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from ..forms import ResolveForm
 from ..models import ConflictItem, ConflictStatus, Role
 from ..sync import resolve_conflict
 from .history import commits_with_trailer
-from .snapshot import open_repo
+from .snapshot import open_repo, repo_or_404
 
 MEMBER_PREFIX = "members/"
 MEMBER_TRAILER = "Memsync-Member"
@@ -111,13 +111,6 @@ def side_by_side(left: str, right: str) -> list[SideBySideRow]:
     return rows
 
 
-def _repo_or_404(access: ProjectAccess) -> MemoryRepo:
-    repo = open_repo(access.project.repo_dir)
-    if repo is None:
-        raise Http404("this project has no repository yet")
-    return repo
-
-
 @login_required
 @require_safe
 def team(request: HttpRequest, slug: str) -> HttpResponse:
@@ -182,7 +175,7 @@ def conflict_sides(repo: MemoryRepo, conflict: ConflictItem) -> ConflictSides:
 def _conflict_page(
     request: HttpRequest, access: ProjectAccess, conflict: ConflictItem, form: ResolveForm
 ) -> HttpResponse:
-    repo = _repo_or_404(access)
+    repo = repo_or_404(access.project.repo_dir)
     return render(
         request,
         "dashboard/conflict.html",
@@ -202,7 +195,7 @@ def _conflict_page(
 def conflict_detail(request: HttpRequest, slug: str, conflict_id: int) -> HttpResponse:
     access = project_for(request, slug)
     conflict = _conflict_or_404(access, conflict_id)
-    repo = _repo_or_404(access)
+    repo = repo_or_404(access.project.repo_dir)
     initial = _text(repo, conflict.theirs_commit, conflict.path) or ""
     return _conflict_page(request, access, conflict, ResolveForm(initial={"content": initial}))
 

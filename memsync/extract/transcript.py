@@ -189,26 +189,20 @@ class _Conversation:
         self.entries += 1
         texts: list[str] = []
         calls: list[ToolCall] = []
-        if isinstance(content, str):
-            texts.append(content)
-        else:
-            for block in content:
-                if not isinstance(block, dict):
-                    continue
-                kind = block.get("type")
-                if kind == "text" and isinstance(block.get("text"), str):
-                    texts.append(block["text"])
-                elif kind == "tool_use" and isinstance(block.get("id"), str):
-                    tool_input = block.get("input")
-                    calls.append(
-                        ToolCall(
-                            id=block["id"],
-                            name=str(block.get("name", "")),
-                            input=tool_input if isinstance(tool_input, dict) else {},
-                            result=None,
-                            is_error=False,
-                        )
+        for kind, block in _blocks(content):
+            if kind == "text":
+                texts.append(block["text"])
+            elif kind == "tool_use" and isinstance(block.get("id"), str):
+                tool_input = block.get("input")
+                calls.append(
+                    ToolCall(
+                        id=block["id"],
+                        name=str(block.get("name", "")),
+                        input=tool_input if isinstance(tool_input, dict) else {},
+                        result=None,
+                        is_error=False,
                     )
+                )
         texts = [text for text in texts if text.strip()]
         # Thinking-only and empty lines open no message, so they cannot shift numbering.
         if not texts and not calls:
@@ -231,17 +225,11 @@ class _Conversation:
     def add_user(self, entry: dict[str, Any], content: str | list[Any]) -> None:
         self.entries += 1
         texts: list[str] = []
-        if isinstance(content, str):
-            texts.append(content)
-        else:
-            for block in content:
-                if not isinstance(block, dict):
-                    continue
-                kind = block.get("type")
-                if kind == "text" and isinstance(block.get("text"), str):
-                    texts.append(block["text"])
-                elif kind == "tool_result":
-                    self._answer(block)
+        for kind, block in _blocks(content):
+            if kind == "text":
+                texts.append(block["text"])
+            elif kind == "tool_result":
+                self._answer(block)
         spoken = [text for text in (_spoken_text(raw) for raw in texts) if text]
         if not spoken:
             return
@@ -391,6 +379,21 @@ def _entry(
         )
         return None
     return entry
+
+
+def _blocks(content: str | list[Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """A message's content as (type, block) pairs; plain-string content is one text
+    block, and a text block without text or a block that is not an object is skipped."""
+    if isinstance(content, str):
+        yield "text", {"type": "text", "text": content}
+        return
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and not isinstance(block.get("text"), str):
+            continue
+        yield str(kind), block
 
 
 def _spoken_text(raw: str) -> str | None:
