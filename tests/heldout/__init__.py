@@ -18,7 +18,7 @@ Layout (paths relative to this package)::
     stale/<dir>/code/             the code checkout the memories talk about
     stale/<dir>/dates.json        commit date of each memory file
     stale/<dir>/labels.json       stale memories with evidence, and the ones that are not stale
-    recall/memory/                630 memories
+    recall/memory/                over 600 memories
     recall/questions.json         questions with the file(s) that answer them (none for some)
 
 The loaders below read the labels into typed objects and raise `CorpusError`, naming the
