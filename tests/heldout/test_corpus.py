@@ -195,6 +195,17 @@ def test_distinct_pairs_never_say_the_same_thing() -> None:
             ), pair
 
 
+def test_no_two_memories_outside_a_group_read_the_same() -> None:
+    for corpus in DUPLICATES:
+        seen: dict[str, str] = {}
+        for file in corpus.topic_files():
+            memory = parse(corpus.root, file)
+            key = squeeze((memory.description or "") + memory.body)
+            other = seen.setdefault(key, file)
+            if other != file:
+                assert corpus.are_duplicates(other, file), f"{other} and {file} read the same"
+
+
 # -- index budget --------------------------------------------------------------------------
 
 
