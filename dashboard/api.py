@@ -33,9 +33,6 @@ from .models import ConflictItem, ConflictStatus, Membership, Role, SessionRecor
 from .sync import open_repository, request_dream_gate_check
 from .tasks.extract import request_extraction
 
-# Claude Code transcripts of long sessions run to a few megabytes; the setting
-# MEMSYNC_MAX_TRANSCRIPT_BYTES overrides this.
-MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024
 _ENVELOPE_BYTES = 64 * 1024
 SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 # Client clocks drift; a report further ahead than this would skew the dream's gate.
@@ -55,7 +52,7 @@ class ApiError(Exception):
 
 
 def transcript_limit() -> int:
-    return int(getattr(settings, "MEMSYNC_MAX_TRANSCRIPT_BYTES", MAX_TRANSCRIPT_BYTES))
+    return settings.MEMSYNC_MAX_TRANSCRIPT_BYTES
 
 
 def error(status: int, message: str, **headers: str) -> JsonResponse:

@@ -181,6 +181,17 @@ MEMSYNC_DREAM_TOKEN_BUDGET = int(env_number("MEMSYNC_DREAM_TOKEN_BUDGET", 400_00
 MEMSYNC_DREAM_ENGINE = env_str("MEMSYNC_DREAM_ENGINE")
 
 MEMSYNC_MERGE_SWEEP_SECONDS = env_number("MEMSYNC_MERGE_SWEEP_SECONDS", 900)
+
+# --- Uploaded transcripts and their extraction ---------------------------------------------
+# Transcripts of long Claude Code sessions run to a few megabytes; the sessions API refuses a
+# bigger upload with 413 (the client's own cap, in memsync.client.sessions, is also 16 MiB).
+MEMSYNC_MAX_TRANSCRIPT_BYTES = int(env_number("MEMSYNC_MAX_TRANSCRIPT_BYTES", 16 * 1024 * 1024))
+if MEMSYNC_MAX_TRANSCRIPT_BYTES < 1:
+    raise ImproperlyConfigured("MEMSYNC_MAX_TRANSCRIPT_BYTES must be at least 1")
+# An uploaded session is extracted once every this many turns (SPEC E4); 1 is every turn.
+MEMSYNC_EXTRACT_EVERY_TURNS = int(env_number("MEMSYNC_EXTRACT_EVERY_TURNS", 1))
+if MEMSYNC_EXTRACT_EVERY_TURNS < 1:
+    raise ImproperlyConfigured("MEMSYNC_EXTRACT_EVERY_TURNS must be at least 1")
 CELERY_BEAT_SCHEDULE = {
     "dream-gates": {
         "task": "dashboard.tasks.dream.evaluate_dream_gates",

@@ -108,7 +108,7 @@ def extract_uploaded_session(self: Task, record_id: int) -> str:
             branch=branch,
             workdir=_workdir(project.worktrees_dir, run.pk),
             since=since,
-            every_turns=int(getattr(settings, "MEMSYNC_EXTRACT_EVERY_TURNS", 1)),
+            every_turns=settings.MEMSYNC_EXTRACT_EVERY_TURNS,
             author=identity_for(record.user),
         )
     except (MemberBranchMoved, StoreError, GitError, RepoLockTimeout) as error:

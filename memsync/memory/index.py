@@ -8,8 +8,8 @@ new index that differs from the old one only in the lines they touch.
 
 An agent sees the first 200 lines of the index, cut further at the last whole line
 within 25,000 bytes; `visible()` and `invisible_lines()` say what that leaves.
-Claude Code measures that budget in UTF-16 code units; we count UTF-8 bytes as the
-SPEC says, which is never fewer, so what we call visible an agent does see.
+Claude Code measures that budget in UTF-16 code units; we count UTF-8 bytes (SPEC F3),
+which is never fewer, so what we call visible an agent does see.
 """
 
 from __future__ import annotations

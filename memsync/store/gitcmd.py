@@ -3,8 +3,8 @@
 Every call goes through :class:`GitRunner`, which fixes the locale (output is parsed),
 never prompts, and turns failures into :class:`GitError` carrying git's own message.
 GitPython's ``Git`` wrapper costs a fraction of a millisecond over a bare subprocess;
-its object-level index is avoided on purpose (see GIT-NOTES: it moves HEAD without
-compare-and-swap and loses concurrent commits).
+its object-level index is avoided on purpose (see docs/git-notes.md#concurrency: it moves
+HEAD without compare-and-swap and loses concurrent commits).
 """
 
 from __future__ import annotations

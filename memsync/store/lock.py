@@ -1,9 +1,10 @@
 """One writer at a time per repository, across processes.
 
-GIT-NOTES measured it: the ``git`` binary fails loudly on ``index.lock`` but two
-writers still interleave stage and commit. An ``flock`` around every stage-and-commit,
-merge and revert serialises memsync's own writers at no measurable cost; git state is
-re-read after the lock is taken because every step runs a fresh ``git`` process.
+docs/git-notes.md#concurrency has the measurements: the ``git`` binary fails loudly on
+``index.lock`` but two writers still interleave stage and commit. An ``flock`` around
+every stage-and-commit, merge and revert serialises memsync's own writers at no
+measurable cost; git state is re-read after the lock is taken because every step runs a
+fresh ``git`` process.
 """
 
 from __future__ import annotations

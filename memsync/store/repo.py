@@ -2,7 +2,8 @@
 
 Every write (stage-and-commit, merge, revert) runs under one ``flock`` per repository
 and through the ``git`` binary, so concurrent writers serialise instead of losing
-commits (see GIT-NOTES). Reads run without the lock. Nothing here reads settings.
+commits (see docs/git-notes.md#concurrency). Reads run without the lock. Nothing here
+reads settings.
 """
 
 from __future__ import annotations

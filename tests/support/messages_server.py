@@ -14,6 +14,12 @@ Every request body is kept in `requests`. The server also checks what the real A
 would reject (roles out of order, a ``tool_use`` without its ``tool_result``, more than
 four ``cache_control`` breakpoints) and answers 400, so a broken loop fails here too.
 
+A request with ``"stream": true`` is answered as the real API streams: server-sent
+events (``message_start``, one ``content_block_start``/``…_delta``/``…_stop`` per block,
+``message_delta``, ``message_stop``). Claude Code only ever streams, and also calls
+``POST /v1/messages/count_tokens`` and ``GET`` probes, which get plausible answers
+without consuming a step.
+
 In a test: the ``messages_server`` fixture. In another process (a Celery worker under
 test): ``python -m tests.support.messages_server --script steps.json [--record out.jsonl]``
 prints its base URL as the first line of stdout and serves until terminated.
@@ -172,7 +178,10 @@ class MessagesServer:
         self.stop()
 
     def answer(self, body: dict[str, Any], headers: dict[str, str]) -> tuple[int, dict, dict]:
-        """Status, extra headers and JSON body for one request (called by the handler)."""
+        """Status, extra headers and JSON body for one request (called by the handler).
+
+        The body of a 200 is the whole message, also for a streaming request: the
+        handler turns it into events (`stream_events`)."""
         with self._lock:
             self.requests.append(body)
             self.headers.append(headers)
@@ -226,17 +235,18 @@ class MessagesServer:
 
 def _invalid(body: dict[str, Any]) -> str | None:
     """What the real API would answer 400 to, for the mistakes a tool loop can make."""
-    if body.get("stream"):
-        return "the scripted server does not stream; call messages.create without stream"
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         return "messages: at least one message is required"
-    for index, message in enumerate(messages):
-        expected = "user" if index % 2 == 0 else "assistant"
+    # Claude Code 2.1 adds mid-conversation `system` turns (its environment, reminders);
+    # the alternation rule holds between the user and assistant turns around them.
+    turns = [(index, m) for index, m in enumerate(messages) if m.get("role") != "system"]
+    for position, (index, message) in enumerate(turns):
+        expected = "user" if position % 2 == 0 else "assistant"
         if message.get("role") != expected:
             return f"messages.{index}.role: expected {expected!r}, got {message.get('role')!r}"
-        if index and messages[index - 1]["role"] == "assistant":
-            called = _ids(messages[index - 1], "tool_use", "id")
+        if position and turns[position - 1][1]["role"] == "assistant":
+            called = _ids(turns[position - 1][1], "tool_use", "id")
             answered = _ids(message, "tool_result", "tool_use_id")
             if called - answered:
                 return (
@@ -264,6 +274,42 @@ def _ids(message: dict[str, Any], kind: str, key: str) -> set[str]:
     return {block[key] for block in content if block.get("type") == kind}
 
 
+def stream_events(message: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The server-sent events the real API sends for `message` when asked to stream."""
+    start = {**message, "content": [], "stop_reason": None, "stop_sequence": None}
+    start["usage"] = {**message["usage"], "output_tokens": 1}
+    yield "message_start", {"type": "message_start", "message": start}
+    for index, block in enumerate(message["content"]):
+        if block["type"] == "tool_use":
+            opening = {**block, "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        elif block["type"] == "thinking":
+            opening = {**block, "thinking": "", "signature": ""}
+            delta = {"type": "thinking_delta", "thinking": block["thinking"]}
+        else:
+            opening = {**block, "text": ""}
+            delta = {"type": "text_delta", "text": block.get("text", "")}
+        yield (
+            "content_block_start",
+            {
+                "type": "content_block_start",
+                "index": index,
+                "content_block": opening,
+            },
+        )
+        yield "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
+        yield "content_block_stop", {"type": "content_block_stop", "index": index}
+    yield (
+        "message_delta",
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+            "usage": {"output_tokens": message["usage"]["output_tokens"]},
+        },
+    )
+    yield "message_stop", {"type": "message_stop"}
+
+
 def _error(reply: ErrorReply) -> tuple[int, dict, dict]:
     headers = {"retry-after-ms": "10"}
     if reply.should_retry is not None:
@@ -285,7 +331,8 @@ def _handler_for(server: MessagesServer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("content-length") or 0)
             raw = self.rfile.read(length)
-            if self.path.split("?")[0] != "/v1/messages":
+            route = self.path.split("?")[0]
+            if route not in ("/v1/messages", "/v1/messages/count_tokens"):
                 self._send(*_error(ErrorReply(404, f"no route for {self.path}", "not_found_error")))
                 return
             try:
@@ -293,10 +340,37 @@ def _handler_for(server: MessagesServer) -> type[BaseHTTPRequestHandler]:
             except ValueError:
                 self._send(*_error(ErrorReply(400, "the body is not JSON", should_retry=False)))
                 return
-            self._send(*server.answer(body, {k.lower(): v for k, v in self.headers.items()}))
+            if route == "/v1/messages/count_tokens":
+                # A rough count, as Claude Code only uses it to decide when to compact.
+                self._send(200, {}, {"input_tokens": len(raw) // 4})
+                return
+            status, headers, answer = server.answer(
+                body, {k.lower(): v for k, v in self.headers.items()}
+            )
+            if status == 200 and body.get("stream"):
+                self._stream(answer)
+            else:
+                self._send(status, headers, answer)
 
         def do_GET(self) -> None:
+            # Claude Code probes the base URL (``/api/hello``) before its first request;
+            # anything else is unknown.
+            if self.path.split("?")[0] == "/api/hello":
+                self._send(200, {}, {"message": "hello"})
+                return
             self._send(*_error(ErrorReply(404, f"no route for {self.path}", "not_found_error")))
+
+        def _stream(self, message: dict) -> None:
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("cache-control", "no-cache")
+            self.send_header("request-id", f"req_scripted_{len(server.requests)}")
+            self.send_header("connection", "close")
+            self.end_headers()
+            for event, data in stream_events(message):
+                self.wfile.write(f"event: {event}\ndata: {json.dumps(data)}\n\n".encode())
+            self.wfile.flush()
+            self.close_connection = True
 
         def _send(self, status: int, headers: dict, body: dict) -> None:
             data = json.dumps(body).encode()

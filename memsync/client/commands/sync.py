@@ -21,8 +21,6 @@ from typing import Any
 
 from memsync.client.errors import CommandError
 
-# Any slug does for checking a token: the API checks the token before the project.
-
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     login = subparsers.add_parser("login", help="store an access token for a memsync server")

@@ -1,0 +1,3 @@
+from tests.claude_code.harness import claude_binary, claude_code
+
+__all__ = ["claude_binary", "claude_code"]
