@@ -3,53 +3,55 @@
 A memory's age is its last change: the last commit that touched it when the directory
 is a Git repository (SPEC F4), else the file's mtime. On a developer machine the team
 scope (``team/``) is usually a clone of its own, so its ages come from that clone.
+
+On disk the index is kept between calls (`memsync.recall.disk`); a repository's
+branch is indexed in memory once per commit by the caller (the API keeps it).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 
-from memsync.memory import INDEX_FILENAME, TEAM_DIRNAME, MemoryDirectory, is_topic_path
-from memsync.recall.manifest import directory_documents, read_documents
+from memsync.memory import INDEX_FILENAME, MemoryDirectory, is_topic_path
+from memsync.recall.disk import DiskIndex
+from memsync.recall.manifest import directory_documents
 from memsync.recall.rank import RecallDocument, RecallIndex
 from memsync.recall.recall import Reader
-from memsync.store import MAIN, MemoryRepo, StoreError
+from memsync.store import MAIN, MemoryRepo
 
 
-@dataclass
 class MemorySource:
-    documents: list[RecallDocument]
-    read: Reader
+    """The memories to recall from: an index over them and a reader of their bytes."""
+
+    def __init__(
+        self,
+        read: Reader,
+        documents: Sequence[RecallDocument] | None = None,
+        index: RecallIndex | None = None,
+    ) -> None:
+        self.read = read
+        self._documents = documents
+        self._index = index
+
+    @property
+    def documents(self) -> Sequence[RecallDocument]:
+        if self._documents is None:
+            self._documents = self.index().documents
+        return self._documents
 
     def index(self) -> RecallIndex:
-        return RecallIndex(self.documents)
+        if self._index is None:
+            self._index = RecallIndex(self._documents or ())
+        return self._index
 
 
-def disk_source(root: Path) -> MemorySource:
-    """The memories of a directory on disk (and its ``team/``), ages from Git if it has any."""
-    root = Path(root)
-    ages = {}
-    for scope_root, prefix in ((root, ""), (root / TEAM_DIRNAME, f"{TEAM_DIRNAME}/")):
-        if (scope_root / ".git").exists():
-            try:
-                repo = MemoryRepo(scope_root)
-            except StoreError:
-                continue
-            ages.update({prefix + path: when for path, when in repo.ages().items()})
-    documents = read_documents(root, ages)
-    real_root = root.resolve()
-
-    def read(path: str) -> bytes | None:
-        target = (root / path).resolve()
-        if not target.is_relative_to(real_root):
-            return None
-        try:
-            return target.read_bytes()
-        except OSError:
-            return None
-
-    return MemorySource(documents, read)
+def disk_source(root: Path, location: Path | None = None) -> MemorySource:
+    """The memories of a directory on disk (and its ``team/``), ages from Git if it has
+    any; the index is kept at `location` (default: inside the Git directory, else in
+    memory for this call only)."""
+    disk = DiskIndex(Path(root), location)
+    return MemorySource(disk.read, index=disk.index)
 
 
 def repository_source(repo: MemoryRepo, rev: str = MAIN) -> MemorySource:
@@ -58,4 +60,4 @@ def repository_source(repo: MemoryRepo, rev: str = MAIN) -> MemorySource:
     blobs = repo.read_many(rev, paths)
     directory = MemoryDirectory.from_files(None, blobs)
     documents = directory_documents(directory, repo.ages(rev))
-    return MemorySource(documents, blobs.get)
+    return MemorySource(blobs.get, documents)
