@@ -44,6 +44,11 @@ NAME_WEIGHT = 3.0
 DESCRIPTION_WEIGHT = 2.0
 BODY_WEIGHT = 1.0
 
+# A query word no memory has counts this much of its idf in the coverage: it may be
+# what makes a question unanswerable ("kafka" where no memory mentions it), or only
+# another way of saying what a memory says ("downtime" for an SLO).
+UNKNOWN_CREDIT = 0.5
+
 # How much an alternative of a query word counts against the word itself: a defined or
 # implied abbreviation is nearly as good; a prefix is a guess.
 ALIAS_FACTOR = 0.8
@@ -107,7 +112,8 @@ class ScoredDocument:
 class _Alternative:
     term: str
     group: int
-    factor: float
+    factor: float  # of the term's idf in the score
+    credit: float  # of its group's credit in the coverage
 
 
 class RecallIndex:
@@ -312,7 +318,7 @@ class RecallIndex:
         alternatives, credits = self._alternatives(words)
         frequencies = self._frequencies({a.term for a in alternatives})
         values = [
-            (a.term, a.group, _idf(count, frequencies[a.term]) * a.factor, a.factor)
+            (a.term, a.group, _idf(count, frequencies[a.term]) * a.factor, a.credit)
             for a in alternatives
             if frequencies.get(a.term)
         ]
@@ -321,8 +327,8 @@ class RecallIndex:
             return []
         placeholders = ",".join("(?, ?, ?, ?)" for _ in values)
         parameters: list[object] = []
-        for term, group, weight, factor in values:
-            parameters += [term, group, weight, credits[group] / total * factor]
+        for term, group, weight, credit in values:
+            parameters += [term, group, weight, credits[group] / total * credit]
         rows = self._db.execute(
             f"WITH q(term, grp, weight, credit) AS (VALUES {placeholders})"  # noqa: S608
             f" SELECT {_DOCUMENT_COLUMNS}, m.score, m.coverage FROM ("
@@ -353,10 +359,14 @@ class RecallIndex:
                     continue
                 seen.add((term,))
                 group = len(credits)
-                credits.append(_idf(count, known.get(term, 0)))
-                alternatives.append(_Alternative(term, group, 1.0))
+                # A word is one unit of the question however many parts it has (a CJK
+                # run becomes many bigrams): its parts share its weight and credit.
+                share = 1 / len(terms)
+                credit = _idf(count, known.get(term, 0)) * share
+                credits.append(credit if term in known else credit * UNKNOWN_CREDIT)
+                alternatives.append(_Alternative(term, group, share, 1.0))
                 for other, factor in self._expansions(term, term in known):
-                    alternatives.append(_Alternative(other, group, factor))
+                    alternatives.append(_Alternative(other, group, factor * share, factor))
         return alternatives, credits
 
     def _expansions(self, term: str, known: bool) -> list[tuple[str, float]]:
