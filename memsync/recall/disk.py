@@ -16,9 +16,11 @@ the memory files do not.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
 import subprocess
+from array import array
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -61,7 +63,18 @@ class DiskIndex:
 
     def update(self) -> None:
         """Index what changed on disk since the last call; drop what is gone."""
-        present = dict(self._scan())
+        scanned = list(self._scan())
+        # The common case is that nothing changed: one digest of every (path, mtime,
+        # size) says so without loading 50,000 rows back from the index. Built in C
+        # (join, array) rather than per file in Python.
+        digest = hashlib.blake2b("\0".join([path for path, _ in scanned]).encode(), digest_size=16)
+        digest.update(array("q", [number for _, stat in scanned for number in stat]).tobytes())
+        signature = digest.hexdigest()
+        ages = self._ages_if_head_moved()
+        self.changed = 0
+        if ages is None and self._meta("signature") == signature:
+            return
+        present = dict(scanned)
         known = {
             path: (mtime_ns, size, committed)
             for path, mtime_ns, size, committed in self._db.execute(
@@ -72,14 +85,14 @@ class DiskIndex:
         changed = [
             path for path, stat in present.items() if known.get(path, (None, None))[:2] != stat
         ]
-        ages = self._ages_if_head_moved()
-        committed = {
-            path: datetime.fromtimestamp(row[2], tz=UTC)
-            for path, row in known.items()
-            if row[2] is not None
-        }
         if ages is not None:
             committed = ages
+        else:
+            committed = {
+                path: datetime.fromtimestamp(known[path][2], tz=UTC)
+                for path in changed
+                if path in known and known[path][2] is not None
+            }
         documents: list[RecallDocument] = []
         for path in changed:
             document = self._read_document(path, present[path][0], committed.get(path))
@@ -94,6 +107,12 @@ class DiskIndex:
             self.index.add(documents, present, committed)
         if ages is not None:
             self._set_ages(ages)
+        with self._db:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('signature', ?)", (signature,))
+
+    def _meta(self, key: str) -> object:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
 
     def read(self, path: str) -> bytes | None:
         """A memory's current bytes; None for a path outside the directory or unreadable."""
@@ -214,6 +233,7 @@ def _connect(location: Path | None) -> sqlite3.Connection:
                 raise sqlite3.DatabaseError(f"index format {version}, not {SCHEMA_VERSION}")
             connection.execute("PRAGMA journal_mode = WAL")
             connection.execute("PRAGMA synchronous = NORMAL")
+            connection.execute("PRAGMA cache_size = -32768")  # 32 MB while building
             if version == 0:
                 create_schema(connection)
             return connection

@@ -137,6 +137,9 @@ class RecallIndex:
     def __len__(self) -> int:
         return int(str(self._meta("count", 0)))
 
+    def paths(self) -> list[str]:
+        return [path for (path,) in self._db.execute("SELECT path FROM files ORDER BY path")]
+
     @property
     def documents(self) -> Sequence[RecallDocument]:
         """Every memory without its body (reading all bodies back is what the index
@@ -161,32 +164,47 @@ class RecallIndex:
         with self._db:
             if len(self):
                 self._remove_paths([d.path for d in documents])
-            analysed = [_analysed(document) for document in documents]
-            count = len(self) + len(documents)
+            count = len(self)
             lengths = self._length_sums()
-            for name, description, body, _ in analysed:
-                lengths[0] += name.total()
-                lengths[1] += description.total()
-                lengths[2] += body.total()
-            averages = tuple(max(total / max(count, 1), 1.0) for total in lengths)
-            stored = self._averages()
-            refresh = stored is None or any(
-                abs(a - s) > AVERAGE_DRIFT * s for a, s in zip(averages, stored, strict=True)
-            )
-            used = averages if refresh else stored
-            assert used is not None
+            used = self._averages()
+            (next_id,) = self._db.execute("SELECT coalesce(max(id), 0) + 1 FROM files").fetchone()
             vocabulary: Counter[str] = Counter()
-            for document, fields in zip(documents, analysed, strict=True):
-                self._insert(document, fields, used, stats, committed, vocabulary)
+            for start in range(0, len(documents), _BATCH):
+                batch = documents[start : start + _BATCH]
+                analysed = [_analysed(document) for document in batch]
+                count += len(batch)
+                for name, description, body, _ in analysed:
+                    lengths[0] += name.total()
+                    lengths[1] += description.total()
+                    lengths[2] += body.total()
+                if used is None:  # a new index: the first batch sets the averages
+                    used = _averages_of(lengths, count)
+                files, postings, aliases = [], [], []
+                for document, fields in zip(batch, analysed, strict=True):
+                    files.append(_file_row(next_id, document, fields, stats, committed))
+                    postings += _posting_rows(next_id, fields, used)
+                    aliases += [(a, t, next_id) for a, t in fields[3] if a != t]
+                    next_id += 1
+                # Sorted by the primary key, rows append to the B-tree instead of
+                # splitting pages all over it: several times faster for a new index.
+                postings.sort()
+                self._db.executemany(f"INSERT INTO files VALUES ({_FILE_MARKS})", files)  # noqa: S608
+                self._db.executemany("INSERT INTO postings VALUES (?, ?, ?, ?, ?, ?)", postings)
+                self._db.executemany("INSERT INTO aliases VALUES (?, ?, ?)", aliases)
+                vocabulary.update(row[0] for row in postings)
             self._db.executemany(
                 "INSERT INTO vocabulary VALUES (?, ?) ON CONFLICT (term)"
                 " DO UPDATE SET documents = documents + excluded.documents",
-                vocabulary.items(),
+                sorted(vocabulary.items()),
             )
             self._set_meta("count", count)
             self._set_meta("lengths", ",".join(map(str, lengths)))
-            if refresh:
+            assert used is not None
+            averages = _averages_of(lengths, count)
+            if any(abs(a - u) > AVERAGE_DRIFT * u for a, u in zip(averages, used, strict=True)):
                 self._reweigh(averages)
+            else:
+                self._set_meta("averages", ",".join(map(str, used)))
 
     def remove(self, paths: Sequence[str]) -> None:
         with self._db:
@@ -220,59 +238,6 @@ class RecallIndex:
             self._db.execute("DELETE FROM vocabulary WHERE documents <= 0")
             self._set_meta("count", len(self) - removed)
             self._set_meta("lengths", ",".join(map(str, lengths)))
-
-    def _insert(
-        self,
-        document: RecallDocument,
-        fields: tuple[Counter[str], Counter[str], Counter[str], set[tuple[str, str]]],
-        averages: tuple[float, ...],
-        stats: dict[str, tuple[int, int]],
-        committed: dict[str, datetime],
-        vocabulary: Counter[str],
-    ) -> None:
-        name, description, body, aliases = fields
-        mtime_ns, size = stats.get(document.path, (None, None))
-        when = committed.get(document.path)
-        cursor = self._db.execute(
-            "INSERT INTO files (path, mtime_ns, size, name, description, type, type_rank,"
-            " modified, committed, len_name, len_description, len_body)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                document.path,
-                mtime_ns,
-                size,
-                document.name,
-                document.description,
-                document.type,
-                TYPE_ORDER.get(document.type or "", _UNTYPED),
-                _timestamp(when or document.modified),
-                None if when is None else _timestamp(when),
-                name.total(),
-                description.total(),
-                body.total(),
-            ),
-        )
-        number = cursor.lastrowid
-        scales = [
-            weight / (1 - B + B * length / average)
-            for weight, length, average in zip(
-                (NAME_WEIGHT, DESCRIPTION_WEIGHT, BODY_WEIGHT),
-                (name.total(), description.total(), body.total()),
-                averages,
-                strict=True,
-            )
-        ]
-        rows = []
-        for term in name.keys() | description.keys() | body.keys():
-            n, d, b = name.get(term, 0), description.get(term, 0), body.get(term, 0)
-            frequency = n * scales[0] + d * scales[1] + b * scales[2]
-            rows.append((term, number, n, d, b, frequency * (K1 + 1) / (K1 + frequency)))
-        self._db.executemany("INSERT INTO postings VALUES (?, ?, ?, ?, ?, ?)", rows)
-        vocabulary.update(row[0] for row in rows)
-        self._db.executemany(
-            "INSERT INTO aliases VALUES (?, ?, ?)",
-            ((short, term, number) for short, term in aliases if short != term),
-        )
 
     def _reweigh(self, averages: tuple[float, ...]) -> None:
         """Every posting's saturated weight again, with new average field lengths."""
@@ -335,9 +300,11 @@ class RecallIndex:
             "  SELECT file, SUM(best) AS score, SUM(credit) AS coverage FROM ("
             "   SELECT p.file AS file, MAX(q.weight * p.weight) AS best, MAX(q.credit) AS credit"
             "   FROM q JOIN postings p ON p.term = q.term GROUP BY p.file, q.grp)"
-            "  GROUP BY file) m JOIN files ON files.id = m.file"
+            # Only the best few are looked up in files (ties past them are ordered too).
+            "  GROUP BY file ORDER BY round(score, 9) DESC LIMIT ?) m"
+            " JOIN files ON files.id = m.file"
             " ORDER BY round(m.score, 9) DESC, type_rank, modified DESC, path LIMIT ?",
-            [*parameters, limit],
+            [*parameters, limit + _TIE_MARGIN, limit],
         )
         return [ScoredDocument(_document(row[:6]), row[6], min(row[7], 1.0)) for row in rows]
 
@@ -443,6 +410,68 @@ def _document(row: Sequence[object]) -> RecallDocument:
         type=None if kind is None else str(kind),
         modified=datetime.fromtimestamp(float(modified), tz=UTC),  # type: ignore[arg-type]
     )
+
+
+_BATCH = 2000
+# Memories ranked past the limit that are still looked up, so that a tie at the limit
+# is decided by type and freshness rather than by storage order.
+_TIE_MARGIN = 200
+_FILE_MARKS = ", ".join("?" for _ in range(13))
+_Fields = tuple[Counter[str], Counter[str], Counter[str], set[tuple[str, str]]]
+
+
+def _averages_of(lengths: list[float], count: int) -> tuple[float, ...]:
+    return tuple(max(total / max(count, 1), 1.0) for total in lengths)
+
+
+def _file_row(
+    number: int,
+    document: RecallDocument,
+    fields: _Fields,
+    stats: dict[str, tuple[int, int]],
+    committed: dict[str, datetime],
+) -> tuple[object, ...]:
+    name, description, body, _ = fields
+    mtime_ns, size = stats.get(document.path, (None, None))
+    when = committed.get(document.path)
+    return (
+        number,
+        document.path,
+        mtime_ns,
+        size,
+        document.name,
+        document.description,
+        document.type,
+        TYPE_ORDER.get(document.type or "", _UNTYPED),
+        _timestamp(when or document.modified),
+        None if when is None else _timestamp(when),
+        name.total(),
+        description.total(),
+        body.total(),
+    )
+
+
+def _posting_rows(
+    number: int, fields: _Fields, averages: tuple[float, ...]
+) -> list[tuple[str, int, int, int, int, float]]:
+    """Each term's BM25F weight in one memory: field frequencies scaled by the field's
+    weight and by its length against the average, summed, then saturated once."""
+    name, description, body, _ = fields
+    scales = [
+        weight / (1 - B + B * length / average)
+        for weight, length, average in zip(
+            (NAME_WEIGHT, DESCRIPTION_WEIGHT, BODY_WEIGHT),
+            (name.total(), description.total(), body.total()),
+            averages,
+            strict=True,
+        )
+    ]
+    rows = []
+    for term in name.keys() | description.keys() | body.keys():
+        n, d, b = name.get(term, 0), description.get(term, 0), body.get(term, 0)
+        frequency = n * scales[0] + d * scales[1] + b * scales[2]
+        rows.append((term, number, n, d, b, frequency * (K1 + 1) / (K1 + frequency)))
+    return rows
 
 
 def _analysed(

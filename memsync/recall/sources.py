@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memsync.memory import INDEX_FILENAME, MemoryDirectory, is_topic_path
 from memsync.recall.disk import DiskIndex
 from memsync.recall.manifest import directory_documents
 from memsync.recall.rank import RecallDocument, RecallIndex
 from memsync.recall.recall import Reader
-from memsync.store import MAIN, MemoryRepo
+
+if TYPE_CHECKING:  # the Git layer imports GitPython: too slow for the hook's warm path
+    from memsync.store import MemoryRepo
 
 
 class MemorySource:
@@ -54,8 +57,12 @@ def disk_source(root: Path, location: Path | None = None) -> MemorySource:
     return MemorySource(disk.read, index=disk.index)
 
 
-def repository_source(repo: MemoryRepo, rev: str = MAIN) -> MemorySource:
-    """The memories committed on `rev` (the server reads ``main``, never a working tree)."""
+def repository_source(repo: MemoryRepo, rev: str | None = None) -> MemorySource:
+    """The memories committed on `rev` (default ``main``: the server never reads a
+    working tree)."""
+    from memsync.store import MAIN
+
+    rev = rev or MAIN
     paths = [path for path in repo.files(rev) if is_topic_path(path) or path == INDEX_FILENAME]
     blobs = repo.read_many(rev, paths)
     directory = MemoryDirectory.from_files(None, blobs)

@@ -27,6 +27,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 # English function words; removing them keeps "how do we deploy" from matching every
 # memory that says "how" or "we". "any" is not one of them here: it is a type in
@@ -55,8 +56,8 @@ _SEPARATOR = re.compile(r"[_.\-]+")
 # Acronym plurals first ("PRs", "URLs" are one word), then acronyms ("HTTP" in
 # "parseHTTPResponse"), then capitalised or lowercase words, then digits.
 _CAMEL_PART = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-# "Long Form (ABBR)" and "ABBR (Long Form)" as a memory writes them.
-_DEFINITION = re.compile(r"([^\W_][\w\- ]{1,60}?)\s*\(\s*([^\W_][\w\-. ]{0,60}?)\s*\)", re.UNICODE)
+# A parenthesis as in "OpenTelemetry (OTel)" or "k8s (Kubernetes)".
+_PARENTHESES = re.compile(r"\(([^()\n]{1,60})\)")
 
 
 @dataclass(frozen=True)
@@ -70,39 +71,31 @@ class QueryWord:
 def index_terms(text: str, *, pairs: bool = False) -> list[str]:
     """The terms a memory is indexed under, with repeats; with `pairs`, two plain words
     separated by spaces alone are also indexed joined."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    if not pairs:
+        # The body: no pairs, so one findall and a cached lookup per word, in C (map),
+        # rather than a Python loop over every word of every memory.
+        words = list(map(_word, _IDENTIFIER.findall(text)))
+        return list(chain.from_iterable(word.terms for word in words))
     terms: list[str] = []
     previous: str | None = None
     for identifier, adjacent in _identifiers(text):
-        joined, parts = _analysed(identifier)
-        terms.extend(parts)
-        if joined and (len(parts) != 1 or parts[0] != joined):
-            terms.append(joined)
-        if not pairs:
-            continue
-        word = _plain_word(identifier)
-        if word is not None and previous is not None and adjacent:
-            terms.append(_stem(previous + word))
-        previous = word
+        word = _word(identifier)
+        terms.extend(word.terms)
+        if word.plain is not None and previous is not None and adjacent:
+            terms.append(_stem(previous + word.plain))
+        previous = word.plain
     return terms
-
-
-def _plain_word(identifier: str) -> str | None:
-    """A lowercase-able ASCII word that is no stop word and no compound."""
-    if not (identifier.isascii() and identifier.isalpha()):
-        return None
-    if len(_split(identifier)) != 1:
-        return None
-    word = identifier.lower()
-    return None if word in STOP_WORDS else word
 
 
 def query_words(text: str) -> list[QueryWord]:
     """The words of a query that can match anything (stop words left out)."""
     words = []
     for identifier, _ in _identifiers(text):
-        joined, parts = _analysed(identifier)
-        if joined or parts:
-            words.append(QueryWord(joined, parts))
+        word = _word(identifier)
+        if word.joined or word.parts:
+            words.append(QueryWord(word.joined, word.parts))
     return words
 
 
@@ -122,21 +115,51 @@ def _identifiers(text: str) -> Iterator[tuple[str, bool]]:
         end = match.end()
 
 
-_analysis_cache: dict[str, tuple[str, tuple[str, ...]]] = {}
+@dataclass(frozen=True)
+class _Word:
+    """What recall makes of one identifier, computed once and remembered: words repeat
+    across memories far more than they differ."""
+
+    joined: str  # the joined term, "" for a stop word or a CJK run
+    parts: tuple[str, ...]  # the part terms
+    terms: tuple[str, ...]  # what a memory is indexed under: parts, then joined
+    forms: tuple[tuple[str, str], ...]  # abbreviations it implies (initials, k8s)
+    plain: str | None  # the lowercase word, when it is one plain non-stop ASCII word
+
+
+_words: dict[str, _Word] = {}
 _CACHED = 200_000
 
 
-def _analysed(identifier: str) -> tuple[str, tuple[str, ...]]:
-    """(joined term or "", part terms) of one identifier, remembered: words repeat across
-    memories far more than they differ, and this halves the time to build an index."""
-    found = _analysis_cache.get(identifier)
+def _word(identifier: str) -> _Word:
+    found = _words.get(identifier)
     if found is None:
-        found = _analyse(identifier)
-        if len(_analysis_cache) >= _CACHED:
-            _analysis_cache.clear()
+        joined, parts = _analyse(identifier)
+        terms = parts if not joined or parts == (joined,) else (*parts, joined)
+        plain = _plain_word(identifier)
+        forms: set[tuple[str, str]] = set()
+        if identifier.isascii() and plain is None:
+            pieces = [p.lower() for c in _SEPARATOR.split(identifier) for p in _split(c)]
+            if len(pieces) >= 2 and all(piece.isalpha() for piece in pieces):
+                _compound_forms(pieces, forms)
+        if plain is not None and len(plain) >= 8:
+            forms.add((f"{plain[0]}{len(plain) - 2}{plain[-1]}", _stem(plain)))
+        found = _Word(joined, parts, terms, tuple(sorted(forms)), plain)
+        if len(_words) >= _CACHED:
+            _words.clear()
         if len(identifier) <= 40:
-            _analysis_cache[identifier] = found
+            _words[identifier] = found
     return found
+
+
+def _plain_word(identifier: str) -> str | None:
+    """A lowercase-able ASCII word that is no stop word and no compound."""
+    if not (identifier.isascii() and identifier.isalpha()):
+        return None
+    if len(_split(identifier)) != 1:
+        return None
+    word = identifier.lower()
+    return None if word in STOP_WORDS else word
 
 
 def _analyse(identifier: str) -> tuple[str, tuple[str, ...]]:
@@ -183,23 +206,31 @@ def abbreviations(text: str, *, pairs: bool = False) -> set[tuple[str, str]]:
     """(abbreviation, term) pairs a memory's text teaches: definitions written out,
     initials and short forms of compounds, numeronyms. With `pairs`, also the
     initials of two adjacent words (a name or description: ``time zone`` → ``tz``)."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
     found: set[tuple[str, str]] = set()
-    previous: str | None = None
-    for identifier, adjacent in _identifiers(text):
-        word = _plain_word(identifier)
-        if identifier.isascii() and word is None:
-            pieces = [p.lower() for c in _SEPARATOR.split(identifier) for p in _split(c)]
-            if len(pieces) >= 2 and all(piece.isalpha() for piece in pieces):
-                _compound_forms(pieces, found)
-        if word is not None:
-            if len(word) >= 8:
-                found.add((f"{word[0]}{len(word) - 2}{word[-1]}", _stem(word)))
-            if pairs and previous is not None and adjacent:
-                _compound_forms([previous, word], found)
-        previous = word
-    for long_form, short in _DEFINITION.findall(text):
-        for abbreviation, expansion in ((short, long_form), (long_form, short)):
-            _definition(abbreviation.strip(), expansion.strip(), found)
+    for word in map(_word, set(_IDENTIFIER.findall(text))):
+        found.update(word.forms)
+    if pairs:
+        previous: str | None = None
+        for identifier, adjacent in _identifiers(text):
+            plain = _word(identifier).plain
+            if plain is not None and previous is not None and adjacent:
+                _compound_forms([previous, plain], found)
+            previous = plain
+    if "(" in text:
+        for match in _PARENTHESES.finditer(text):
+            inside = match.group(1).strip()
+            before = text[max(0, match.start() - 80) : match.start()].split()
+            # The long form stops at the punctuation before it ("…, time zone (TZ)").
+            for position in range(len(before) - 2, -1, -1):
+                if before[position][-1] in ",.;:!?":
+                    before = before[position + 1 :]
+                    break
+            # "Long Form (ABBR)", then "ABBR (Long Form)".
+            _definition(inside, " ".join(before[-5:]), found)
+            if before:
+                _definition(before[-1].strip(",.;:"), inside, found)
     return found
 
 
@@ -215,14 +246,14 @@ def _compound_forms(pieces: list[str], found: set[tuple[str, str]]) -> None:
 def _definition(abbreviation: str, expansion: str, found: set[tuple[str, str]]) -> None:
     """``OpenTelemetry (OTel)``: the short form's letters appear in order in the long
     form's last words, starting with the first letter of one of them."""
-    if " " in abbreviation or not 2 <= len(abbreviation) <= 10:
+    if " " in abbreviation or not 2 <= len(abbreviation) <= 8:
         return
     short = abbreviation.lower()
     words = expansion.split()
     for start in range(len(words) - 1, max(len(words) - 5, -1), -1):
         phrase = words[start:]
         letters = "".join(phrase).lower()
-        if letters[:1] != short[:1] or len(letters) <= len(short):
+        if letters[:1] != short[:1] or len(letters) < 1.5 * len(short):
             continue
         if _is_subsequence(short.replace("-", "").replace(".", ""), letters):
             terms = index_terms(" ".join(phrase))
