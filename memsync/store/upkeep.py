@@ -40,7 +40,8 @@ class UpkeepReport:
             if self.commit_graph_error is None
             else f"commit-graph not written: {self.commit_graph_error}"
         )
-        return f"removed {self.quarantines_removed} stale quarantine folders ({self.bytes_freed:,} bytes); {graph}"
+        removed = f"removed {self.quarantines_removed} stale quarantine folders"
+        return f"{removed} ({self.bytes_freed:,} bytes); {graph}"
 
 
 def keep_up(repo_dir: Path, *, now: float | None = None) -> UpkeepReport:
