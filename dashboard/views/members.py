@@ -57,14 +57,14 @@ def _is_last_maintainer(membership: Membership) -> bool:
 @require_safe
 def member_list(request: HttpRequest, slug: str) -> HttpResponse:
     access = project_for(request, slug, Role.MAINTAINER)
-    return _page(request, access, MemberAddForm())
+    return _page(request, access, MemberAddForm(adder=request.user))
 
 
 @login_required
 @require_POST
 def member_add(request: HttpRequest, slug: str) -> HttpResponse:
     access = project_for(request, slug, Role.MAINTAINER)
-    form = MemberAddForm(request.POST)
+    form = MemberAddForm(request.POST, adder=request.user)
     if not form.is_valid():
         return _page(request, access, form)
     user, role = form.cleaned_data["username"], form.cleaned_data["role"]
