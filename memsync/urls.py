@@ -12,7 +12,11 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("healthz", healthz, name="healthz"),
     # For clients that ask for the icon without reading the page's <link rel="icon">.
-    path("favicon.ico", RedirectView.as_view(url=static("dashboard/favicon.svg"), permanent=True)),
+    path(
+        "favicon.ico",
+        RedirectView.as_view(url=static("dashboard/favicon.svg"), permanent=True),
+        name="favicon",
+    ),
     path("admin/", admin.site.urls),
     path("git/<slug:slug>.git/<path:git_path>", githttp.git_endpoint, name="git"),
     path("api/", include("dashboard.recall_api")),  # before the API's catch-all 404
