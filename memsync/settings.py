@@ -237,7 +237,11 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
-if not DEBUG:
+# Served over plain HTTP on one machine (the demo, with DEBUG off as in production):
+# no redirect to HTTPS, no HSTS, cookies not limited to HTTPS. Never behind a public address.
+MEMSYNC_PLAIN_HTTP = env_bool("MEMSYNC_PLAIN_HTTP", False)
+
+if not DEBUG and not MEMSYNC_PLAIN_HTTP:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
