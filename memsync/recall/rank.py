@@ -161,50 +161,58 @@ class RecallIndex:
             return
         stats = stats or {}
         committed = committed or {}
+        # One transaction per batch: a first index of 50,000 memories takes a while, and
+        # a hook stopped by Claude Code's timeout keeps what it did; the next call reads
+        # only the files still missing.
+        for start in range(0, len(documents), _BATCH):
+            with self._db:
+                self._add_batch(documents[start : start + _BATCH], stats, committed)
         with self._db:
-            if len(self):
-                self._remove_paths([d.path for d in documents])
-            count = len(self)
-            lengths = self._length_sums()
             used = self._averages()
-            (next_id,) = self._db.execute("SELECT coalesce(max(id), 0) + 1 FROM files").fetchone()
-            vocabulary: Counter[str] = Counter()
-            for start in range(0, len(documents), _BATCH):
-                batch = documents[start : start + _BATCH]
-                analysed = [_analysed(document) for document in batch]
-                count += len(batch)
-                for name, description, body, _ in analysed:
-                    lengths[0] += name.total()
-                    lengths[1] += description.total()
-                    lengths[2] += body.total()
-                if used is None:  # a new index: the first batch sets the averages
-                    used = _averages_of(lengths, count)
-                files, postings, aliases = [], [], []
-                for document, fields in zip(batch, analysed, strict=True):
-                    files.append(_file_row(next_id, document, fields, stats, committed))
-                    postings += _posting_rows(next_id, fields, used)
-                    aliases += [(a, t, next_id) for a, t in fields[3] if a != t]
-                    next_id += 1
-                # Sorted by the primary key, rows append to the B-tree instead of
-                # splitting pages all over it: several times faster for a new index.
-                postings.sort()
-                self._db.executemany(f"INSERT INTO files VALUES ({_FILE_MARKS})", files)  # noqa: S608
-                self._db.executemany("INSERT INTO postings VALUES (?, ?, ?, ?, ?, ?)", postings)
-                self._db.executemany("INSERT INTO aliases VALUES (?, ?, ?)", aliases)
-                vocabulary.update(row[0] for row in postings)
-            self._db.executemany(
-                "INSERT INTO vocabulary VALUES (?, ?) ON CONFLICT (term)"
-                " DO UPDATE SET documents = documents + excluded.documents",
-                sorted(vocabulary.items()),
-            )
-            self._set_meta("count", count)
-            self._set_meta("lengths", ",".join(map(str, lengths)))
+            averages = _averages_of(self._length_sums(), len(self))
             assert used is not None
-            averages = _averages_of(lengths, count)
             if any(abs(a - u) > AVERAGE_DRIFT * u for a, u in zip(averages, used, strict=True)):
                 self._reweigh(averages)
-            else:
-                self._set_meta("averages", ",".join(map(str, used)))
+
+    def _add_batch(
+        self,
+        batch: Sequence[RecallDocument],
+        stats: dict[str, tuple[int, int]],
+        committed: dict[str, datetime],
+    ) -> None:
+        if len(self):
+            self._remove_paths([d.path for d in batch])
+        count = len(self) + len(batch)
+        lengths = self._length_sums()
+        analysed = [_analysed(document) for document in batch]
+        for name, description, body, _ in analysed:
+            lengths[0] += name.total()
+            lengths[1] += description.total()
+            lengths[2] += body.total()
+        used = self._averages()
+        if used is None:  # a new index: its first batch sets the averages
+            used = _averages_of(lengths, count)
+            self._set_meta("averages", ",".join(map(str, used)))
+        (next_id,) = self._db.execute("SELECT coalesce(max(id), 0) + 1 FROM files").fetchone()
+        files, postings, aliases = [], [], []
+        for document, fields in zip(batch, analysed, strict=True):
+            files.append(_file_row(next_id, document, fields, stats, committed))
+            postings += _posting_rows(next_id, fields, used)
+            aliases += [(a, t, next_id) for a, t in fields[3] if a != t]
+            next_id += 1
+        # Sorted by the primary key, rows append to the B-tree instead of splitting
+        # pages all over it: several times faster for a new index.
+        postings.sort()
+        self._db.executemany(f"INSERT INTO files VALUES ({_FILE_MARKS})", files)  # noqa: S608
+        self._db.executemany("INSERT INTO postings VALUES (?, ?, ?, ?, ?, ?)", postings)
+        self._db.executemany("INSERT INTO aliases VALUES (?, ?, ?)", aliases)
+        self._db.executemany(
+            "INSERT INTO vocabulary VALUES (?, ?) ON CONFLICT (term)"
+            " DO UPDATE SET documents = documents + excluded.documents",
+            sorted(Counter(row[0] for row in postings).items()),
+        )
+        self._set_meta("count", count)
+        self._set_meta("lengths", ",".join(map(str, lengths)))
 
     def remove(self, paths: Sequence[str]) -> None:
         with self._db:
