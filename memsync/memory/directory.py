@@ -77,6 +77,10 @@ class MemoryDirectory:
             for entry in sorted(entries, key=lambda e: e.name):
                 name = entry.name
                 present.add(name)
+                if entry.is_symlink():
+                    # Any name, a folder's too: reported, and nothing read through it.
+                    reader.is_file_inside(entry)
+                    continue
                 if name == LOGS_DIRNAME:
                     present.update(reader.logs())
                     continue
