@@ -27,7 +27,7 @@ from memsync.agent.files import ToolFailure, glob_matches, read_text, require_fi
 from memsync.agent.sandbox import Sandbox, SandboxDenied
 from memsync.agent.search import GrepOptions, grep
 from memsync.agent.shell import PROGRAMS, ReadOnlyShell
-from memsync.memory.confined import ConfinedRoot, ConfinementError
+from memsync.confined import ConfinedRoot, ConfinementError
 
 INDEX_FILE_NAME = "MEMORY.md"
 WRITING_TOOLS = ("write", "edit", "delete")

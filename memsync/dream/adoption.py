@@ -21,6 +21,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from memsync.confined import ConfinedRoot
 from memsync.dream.proposals import (
     APPROVED_BY_TRAILER,
     CONFLICTED_PREFIX,
@@ -30,7 +31,6 @@ from memsync.dream.proposals import (
 )
 from memsync.dream.run import DREAM_TRAILER, branch_for, default_worktrees_dir
 from memsync.memory import INDEX_FILENAME, MemoryIndex
-from memsync.memory.confined import ConfinedRoot
 from memsync.store import (
     MAIN,
     CommitInfo,

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsync.confined import ConfinedRoot, EntryKind
 from memsync.memory import INDEX_FILENAME, TEAM_DIRNAME, MemoryIndex, is_topic_path
-from memsync.memory.confined import ConfinedRoot, EntryKind
 
 _FIELD = re.compile(r"([a-z-]+)=(\d+)")
 

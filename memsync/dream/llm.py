@@ -25,6 +25,7 @@ import anthropic
 
 from memsync.agent import AgentResult, Sandbox, ToolSet, TurnReport, connect, run_agent
 from memsync.agent.loop import CANCELLED, DEFAULT_BASE_URL, END_TURN
+from memsync.confined import ConfinedRoot, EntryKind
 from memsync.dream.engine import (
     DreamCancelled,
     DreamContext,
@@ -42,7 +43,6 @@ from memsync.memory import (
     MAX_INDEX_LINES,
     TEAM_DIRNAME,
 )
-from memsync.memory.confined import ConfinedRoot, EntryKind
 
 ENGINE_NAME = "anthropic"
 MAX_SUMMARY_CHARS = 2_000

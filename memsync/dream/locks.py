@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memsync.memory.confined import ConfinedRoot, ConfinementError, EntryKind
+from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
 
 HOLDER_STALE_SECONDS = 60 * 60
 _NS = 1_000_000_000

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
+from memsync.confined import ConfinedRoot, EntryKind
 from memsync.dream.engine import DreamContext, DreamProgress
 from memsync.dream.index_edit import SUBINDEX_DIRNAME, IndexLines
 from memsync.memory import INDEX_FILENAME, MemoryDirectory, MemoryFile, ProblemCode
-from memsync.memory.confined import ConfinedRoot, EntryKind
 
 # Instructions for people and other tools, never memories (SPEC D4: CLAUDE.md wins).
 PROTECTED_NAMES = frozenset({"claude.md", "claude.local.md"})

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from memsync.confined import ConfinedRoot, EntryKind
 from memsync.extract.engine import DETERMINISTIC, EngineOutcome, ExtractionRequest, Refusal
 from memsync.extract.exclusions import never_saved
 from memsync.extract.explicit import (
@@ -44,7 +45,6 @@ from memsync.memory import (
     MemoryIndex,
     rewrite_relative_dates,
 )
-from memsync.memory.confined import ConfinedRoot, EntryKind
 from memsync.recall.rank import tokenize
 
 FORGET_THRESHOLD = 0.6

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
 from memsync.extract.engine import (
     EngineOutcome,
     ExtractionEngine,
@@ -40,7 +41,6 @@ from memsync.memory import (
     is_topic_path,
     rewrite_relative_dates,
 )
-from memsync.memory.confined import ConfinedRoot, ConfinementError, EntryKind
 from memsync.recall.manifest import read_documents
 from memsync.recall.rank import RecallDocument, RecallIndex
 from memsync.store import CommitKind, Identity, MemoryRepo

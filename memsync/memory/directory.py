@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memsync.memory.confined import ConfinedRoot, ConfinementError
+from memsync.confined import ConfinedRoot, ConfinementError
 from memsync.memory.index import INDEX_FILENAME, IndexEntry, MemoryIndex
 from memsync.memory.problems import Problem, ProblemCode, Severity
 from memsync.memory.subindex import SUBINDEX_DIRNAME, entry_path, is_subindex_path

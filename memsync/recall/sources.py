@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsync.confined import ConfinedRoot, ConfinementError
 from memsync.memory import INDEX_FILENAME, TEAM_DIRNAME, MemoryDirectory, is_topic_path
-from memsync.memory.confined import ConfinedRoot, ConfinementError
 from memsync.recall.manifest import directory_documents, read_documents
 from memsync.recall.rank import RecallDocument, RecallIndex
 from memsync.recall.recall import Reader

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 
-from memsync.memory.confined import ConfinedRoot, ConfinementError, EntryKind
+from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
 
 from .ages import CACHE_NAME as AGES_CACHE_NAME
 from .ages import incremental_ages

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memsync.memory.confined import ConfinedRoot, ConfinementError, EntryKind
+from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
 
 
 @pytest.fixture
