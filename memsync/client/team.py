@@ -42,6 +42,9 @@ FALLBACK_EMAIL_DOMAIN = "users.memsync.invalid"
 POST_BUFFER = str(100 * 1024 * 1024)
 # A hook must not hang a session on a dead network: give up on a stalled transfer.
 _NETWORK_ENV = {"GIT_HTTP_LOW_SPEED_LIMIT": "1000", "GIT_HTTP_LOW_SPEED_TIME": "20"}
+# A fetch or push is killed after this long (seconds); hooks pass much less
+# (memsync.client.hookrun).
+NETWORK_TIMEOUT = 120.0
 _NETWORK_SIGNS = (
     "could not resolve host",
     "failed to connect",
@@ -152,8 +155,9 @@ def now_iso() -> str:
 class TeamClone:
     """A linked team-memory clone. Open one with ``TeamClone(path)``."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, network_timeout: float = NETWORK_TIMEOUT) -> None:
         self.path = Path(path)
+        self.network_timeout = network_timeout
         if not (self.path / ".git").exists():
             raise NotLinked(f"{self.path} is not a team memory clone; run memsync link SLUG")
         self.git = GitRunner(self.path.resolve(), env=_NETWORK_ENV)
@@ -218,7 +222,9 @@ class TeamClone:
         return self.repo.rev_parse("MERGE_HEAD") is not None
 
     def fetch(self) -> None:
-        status, out, err = self.git.run_status("fetch", "--quiet", "--prune", ORIGIN)
+        status, out, err = self.git.run_timed(
+            "fetch", "--quiet", "--prune", ORIGIN, timeout=self.network_timeout
+        )
         if status != 0:
             raise _git_failure("fetch", err or out)
 
@@ -314,7 +320,9 @@ class TeamClone:
                 return result
             result.files = self._unpushed_files()
             ref = f"refs/heads/{self.link.branch}"
-            status, out, err = self.git.run_status("push", "--porcelain", ORIGIN, f"HEAD:{ref}")
+            status, out, err = self.git.run_timed(
+                "push", "--porcelain", ORIGIN, f"HEAD:{ref}", timeout=self.network_timeout
+            )
             result.remote_lines = remote_lines(err)
             if status == 0:
                 self.record("lastpush", now_iso())
