@@ -94,12 +94,33 @@ def has_work(team_dir: Path) -> bool:
     status, changes = _git(team_dir, "status", "--porcelain", "--untracked-files=all")
     if status != 0 or changes.strip():
         return True  # a broken clone: let the push say what is wrong, in the log
-    status, user = _git(team_dir, "config", "--local", "--get", "memsync.user")
-    if status != 0 or not user.strip():
+    user = _linked_user(team_dir / ".git" / "config")
+    if user is None:
         return False  # not a clone memsync linked: push has nothing to do here
-    known = [f"--glob=refs/remotes/origin/{name}" for name in ("main", f"members/{user.strip()}")]
-    status, count = _git(team_dir, "rev-list", "--count", "HEAD", "--not", *known)
+    known = [f"refs/remotes/origin/{name}" for name in ("main", f"members/{user}")]
+    status, count = _git(
+        team_dir, "rev-list", "--count", "--ignore-missing", "HEAD", "--not", *known
+    )
     return status != 0 or count.strip() not in ("", "0")
+
+
+def _linked_user(config: Path) -> str | None:
+    """``memsync.user`` from the clone's own config, read directly: one process fewer
+    on a path that runs after every turn. ``configure`` writes it as git does."""
+    try:
+        text = config.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    section = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("["):
+            section = line.strip("[]").strip().lower()
+        elif section == "memsync" and "=" in line:
+            key, _, value = line.partition("=")
+            if key.strip().lower() == "user" and value.strip():
+                return value.strip().strip('"')
+    return None
 
 
 # --- starting the background push -----------------------------------------------------

@@ -409,7 +409,6 @@ def _push(args: argparse.Namespace) -> int:
         if args.background:
             return 0
         raise
-    server = _server_for(clone.link, hook=args.background)
     try:
         result = clone.push()
     except PushRefused as refusal:
@@ -434,7 +433,7 @@ def _push(args: argparse.Namespace) -> int:
     else:
         _say(args, f"{clone.link.slug}: nothing to push")
     if not args.no_sessions:
-        _report_sessions(args, clone, server)
+        _report_sessions(args, clone, _server_for(clone.link, hook=args.background))
     return 0
 
 
