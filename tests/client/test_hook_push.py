@@ -21,26 +21,14 @@ from memsync.client.hookrun import (
     run_one_at_a_time,
     state_dir,
 )
-from memsync.client.team import Link, TeamClone
+from tests.client.local_origin import linked_clone
 
 MEMSYNC = [sys.executable, "-m", "memsync.client.cli"]
 
 
 @pytest.fixture
 def clone(tmp_path: Path) -> Path:
-    origin, seed = tmp_path / "origin.git", tmp_path / "seed"
-    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
-    subprocess.run(["git", "init", "-q", "-b", "main", str(seed)], check=True)
-    (seed / "MEMORY.md").write_text("- [Freeze](freeze.md) — no deploys on Fridays\n")
-    git = ["git", "-C", str(seed), "-c", "user.name=alice", "-c", "user.email=a@example.com"]
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "seed"], check=True)
-    subprocess.run([*git, "push", "-q", str(origin), "main"], check=True)
-    team = tmp_path / "memory" / "team"
-    TeamClone.create(team, str(origin), Link("http://127.0.0.1:9", "shop", "bob"))
-    for key, value in (("user.name", "bob"), ("user.email", "bob@example.com")):
-        subprocess.run(["git", "-C", str(team), "config", key, value], check=True)
-    return team
+    return linked_clone(tmp_path, tmp_path / "memory" / "team")
 
 
 def push_hook(team: Path, event: str, home: Path) -> subprocess.CompletedProcess[str]:
