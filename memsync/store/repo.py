@@ -87,11 +87,11 @@ class BlameLine:
 
 
 def merge_driver_command() -> str:
-    """How git should call the index merge driver from this installation."""
-    script = Path(sys.executable).with_name("memsync")
-    if script.exists():
-        return f"'{script}' merge-index %O %A %B"
-    return f"'{sys.executable}' -m memsync.client.cli merge-index %O %A %B"
+    """How git should call the index merge driver from this installation.
+
+    Its own entry point (``memsync/memory/merge_driver.py``), not the developer CLI.
+    """
+    return f"'{sys.executable}' -m memsync.memory.merge_driver %O %A %B"
 
 
 # read_many looks up this many paths by name; more, and it lists the tree once instead.
