@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+from memsync.confined import ConfinedRoot, ConfinementError
 from memsync.memory import INDEX_FILENAME, TEAM_DIRNAME, MemoryFile
 from memsync.recall.manifest import document_for
 from memsync.recall.rank import SCHEMA_VERSION, RecallDocument, RecallIndex, create_schema
@@ -51,7 +52,7 @@ class DiskIndex:
 
     def __init__(self, root: Path, location: Path | None = None) -> None:
         self.root = Path(root)
-        self._real_root = Path(os.path.realpath(self.root))
+        self._confined = ConfinedRoot(self.root)
         self.location = location if location is not None else default_location(self.root)
         self._db = _connect(self.location)
         self.index = RecallIndex.on(self._db)
@@ -115,13 +116,11 @@ class DiskIndex:
         return None if row is None else row[0]
 
     def read(self, path: str) -> bytes | None:
-        """A memory's current bytes; None for a path outside the directory or unreadable."""
-        target = Path(os.path.realpath(self.root / path))
-        if not target.is_relative_to(self._real_root):
-            return None
+        """A memory's current bytes; None for a path outside the directory, through a
+        link (even one that stays inside: issue 10) or unreadable."""
         try:
-            return target.read_bytes()
-        except OSError:
+            return self._confined.read_bytes(path)
+        except (OSError, ConfinementError):
             return None
 
     # -- scanning ---------------------------------------------------------------------
