@@ -11,8 +11,9 @@ It does only what it can explain in one line each, and it never loses content:
    grouped by type);
 5. entries over 150 characters are cut at a word boundary, and what was cut goes
    into the memory file unless the file already says it;
-6. ``MEMORY.md`` is brought within 200 lines and 25,000 bytes by moving groups into
-   sub-indexes (`memsync.dream.index_budget`); steps 3 to 6 are in
+6. ``MEMORY.md`` is brought within what an agent sees (200 lines, 25,000 UTF-16
+   units) by moving the fewest, least useful entries into a sub-index
+   (`memsync.dream.index_budget`); steps 3 to 6 are in
    `memsync.dream.pruning`;
 7. memories older than a threshold are listed as possibly stale; their text is not
    touched, since only a reader who knows the project can tell what changed.
@@ -37,11 +38,11 @@ from memsync.dream.engine import (
 )
 from memsync.dream.index_edit import entry_path, with_hook, with_target
 from memsync.dream.pruning import drop_dead_entries, fit_index, index_orphans, shorten_entries
+from memsync.dream.visibility import MAX_INDEX_UTF16_UNITS
 from memsync.dream.workspace import DreamDirectory, DreamReport, DreamWriter
 from memsync.memory import (
     INDEX_FILENAME,
     MAX_ENTRY_CHARS,
-    MAX_INDEX_BYTES,
     MAX_INDEX_LINES,
     TEAM_DIRNAME,
     age_days,
@@ -344,8 +345,9 @@ def _summary(report: DreamReport, stale_after_days: int) -> str:
         )
     if report.moved:
         done.append(
-            f"moved {_listed(report.moved)} into sub-indexes to keep {INDEX_FILENAME} within "
-            f"{MAX_INDEX_LINES} lines and {MAX_INDEX_BYTES:,} bytes"
+            f"moved the entries of {_plural(len(report.moved), 'memory', 'memories')} "
+            f"({_listed(report.moved)}) into a sub-index to keep {INDEX_FILENAME} within "
+            f"{MAX_INDEX_LINES} lines and {MAX_INDEX_UTF16_UNITS:,} UTF-16 units"
         )
     improved = list(report.improved)
     if done:

@@ -23,7 +23,12 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from memsync.dream.counts import MemoryCounts
+from memsync.dream.counts import (
+    VISIBLE_TRAILER,
+    MemoryCounts,
+    hides_entries,
+    visible_trailer,
+)
 from memsync.dream.engine import DreamCancelled, DreamContext, DreamEngine, EngineResult, Scope
 from memsync.dream.gates import Gate
 from memsync.dream.locks import ConsolidationLock, RedisDreamLock, redis_lock_key
@@ -105,6 +110,17 @@ class DreamOutcome:
     notes: list[str] = field(default_factory=list)
     error: str | None = None
 
+    def visible(self) -> dict[str, Any] | None:
+        """Entries the agent sees in MEMORY.md before → after; `lowered` flags a dream
+        that hides entries (merged-away memories aside)."""
+        if self.before is None or self.after is None:
+            return None
+        return {
+            "before": self.before.visible_entries or 0,
+            "after": self.after.visible_entries or 0,
+            "lowered": hides_entries(self.before, self.after),
+        }
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "status": str(self.status),
@@ -123,6 +139,7 @@ class DreamOutcome:
             "usage": dict(self.usage),
             "before": self.before.to_dict() if self.before else None,
             "after": self.after.to_dict() if self.after else None,
+            "visible_entries": self.visible(),
             "notes": list(self.notes),
             "error": self.error,
         }
@@ -254,12 +271,18 @@ def _dream(
         if progress.cancelled():
             raise DreamCancelled("cancelled after the engine finished")
         outcome.after = MemoryCounts.of_directory(worktree)
+        visible = outcome.visible()
+        if visible and visible["lowered"]:
+            outcome.summary = (
+                f"Warning: the agent would see fewer memories: {visible['before']} entries of "
+                f"MEMORY.md before, {visible['after']} after. " + outcome.summary
+            )
         commit = workspace.commit(
             CommitKind.DREAM,
             f"consolidate memories (dream {dream_id}, {outcome.engine})",
             _trailers(dream_id, outcome),
             author=DREAM_AUTHOR,
-            body=result.summary,
+            body=outcome.summary,
         )
         if commit is None:
             outcome.status = DreamStatus.NO_CHANGES
@@ -320,6 +343,7 @@ def _trailers(dream_id: str, outcome: DreamOutcome) -> list[tuple[str, str]]:
         ("Memsync-Tokens", tokens),
         ("Memsync-Before", outcome.before.trailer()),
         ("Memsync-After", outcome.after.trailer()),
+        (VISIBLE_TRAILER, visible_trailer(outcome.before, outcome.after)),
     ]
 
 

@@ -15,6 +15,7 @@ import pytest
 import redis
 
 from memsync.dream.locks import redis_lock_key
+from memsync.dream.proposals import list_proposals
 from memsync.dream.run import DreamRequest, DreamStatus, default_worktrees_dir, run_dream
 from memsync.store import MAIN, MemoryRepo
 from tests.dream.engines import (
@@ -90,9 +91,31 @@ def test_it_proposes_the_engines_changes_as_one_dream_commit_on_a_branch(repo):
         "Memsync-Tokens": "in=120 out=30 cache_read=7 cache_write=5",
         "Memsync-Before": f"memories=2 index-lines=2 index-bytes={len(INDEX.encode())}",
         "Memsync-After": f"memories=3 index-lines=3 index-bytes={after_bytes}",
+        "Memsync-Visible": "2 -> 3",
     }
+    assert outcome.to_dict()["visible_entries"] == {"before": 2, "after": 3, "lowered": False}
     assert sorted(outcome.files_touched) == ["MEMORY.md", NOTE_FILE]
     assert "Sessions reviewed: s-1, s-2." in repo.read(outcome.commit, NOTE_FILE).decode()
+
+
+def test_a_dream_that_hides_entries_from_the_agent_is_flagged(repo):
+    hidden = "# Everything\n\n" + INDEX.replace("](", "](../")
+    engine = ScriptedEngine(
+        {
+            "indexes/all.md": hidden.encode(),
+            "MEMORY.md": b"- [Everything](indexes/all.md) - 2 entries\n",
+        }
+    )
+
+    outcome = dream(repo, engine)
+
+    assert outcome.to_dict()["visible_entries"] == {"before": 2, "after": 1, "lowered": True}
+    commit = repo.commit_info(outcome.commit)
+    assert commit.trailer("Memsync-Visible") == "2 -> 1"
+    assert commit.body.strip().startswith("Warning: the agent would see fewer memories: 2 ")
+    (proposal,) = list_proposals(repo)
+    assert proposal.visible_lowered
+    assert proposal.to_dict()["visible_entries"] == {"before": 2, "after": 1, "lowered": True}
 
 
 def test_it_never_touches_main_or_the_memory_directory(repo):
