@@ -38,6 +38,7 @@ from memsync.dream.engine import (
 )
 from memsync.dream.index_edit import entry_path, with_hook, with_target
 from memsync.dream.pruning import drop_dead_entries, fit_index, index_orphans, shorten_entries
+from memsync.dream.usefulness import inbound_links
 from memsync.dream.visibility import MAX_INDEX_UTF16_UNITS
 from memsync.dream.workspace import DreamDirectory, DreamReport, DreamWriter
 from memsync.memory import (
@@ -210,6 +211,7 @@ def _rewrite_hook_dates(directory: DreamDirectory, report: DreamReport) -> None:
 
 
 def _merge_duplicates(directory: DreamDirectory, report: DreamReport) -> None:
+    linked = inbound_links(directory.memories)
     candidates = [
         Candidate(
             path=path,
@@ -217,9 +219,10 @@ def _merge_duplicates(directory: DreamDirectory, report: DreamReport) -> None:
             name=memory.name,
             text=f"{memory.description or ''}\n{memory.body}",
             changed=directory.changed_at(path),
+            links=linked[path],
         )
         for path, memory in sorted(directory.memories.items())
-        if (kind := memory.memory_type) is not None
+        if (kind := memory.memory_type or _type_from_name(path)) is not None
     ]
     merged = [
         group
@@ -234,6 +237,13 @@ def _merge_duplicates(directory: DreamDirectory, report: DreamReport) -> None:
         report.notes.append(
             f"{directory.shown(path)}: its links to merged files now lead to the kept ones"
         )
+
+
+def _type_from_name(path: str) -> str | None:
+    """A memory without frontmatter still has a type in its name, as Claude Code names
+    files (``feedback_testing.md``)."""
+    prefix = path.partition("_")[0]
+    return prefix if prefix in ("user", "feedback", "project", "reference") else None
 
 
 def _merge(directory: DreamDirectory, group: DuplicateGroup, report: DreamReport) -> bool:
@@ -262,9 +272,10 @@ def _merge(directory: DreamDirectory, group: DuplicateGroup, report: DreamReport
         report.merged.append(f"{directory.shown(path)} into {directory.shown(group.keep)}")
         report.notes.append(
             f"merged {directory.shown(path)} into {directory.shown(group.keep)} "
-            f"({group.reasons[path]}): the newer file's text comes first, then every line "
-            "of the older one it did not already have; the older file and its index entry "
-            "were removed"
+            f"({group.reasons[path]}); kept {directory.shown(group.keep)} as "
+            f"{group.kept_because}: its text comes first, then every line of the other it "
+            "did not already have, so every fact of both stays; the other file and its "
+            "index entry were removed"
         )
     return True
 

@@ -44,7 +44,7 @@ from memsync.dream.index_edit import (
     with_target,
 )
 from memsync.dream.visibility import MAX_INDEX_UTF16_UNITS, fits, utf16_units
-from memsync.memory import MAX_ENTRY_CHARS, MAX_INDEX_LINES, IndexEntry, format_entry
+from memsync.memory import MAX_INDEX_LINES, IndexEntry, format_entry
 
 # Room under the limits for a sub-index's own title and headings.
 CHUNK_MAX_LINES = MAX_INDEX_LINES - 20
@@ -55,8 +55,10 @@ _OVERFLOW = re.compile(rf"{SUBINDEX_DIRNAME}/{OVERFLOW_NAME}(?:-part-\d+)?\.md")
 _UNESCAPE = re.compile(r"\\([\[\]])")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^##[ \t]+(.*?)[ \t#]*$")
-# A pointer line: "- [More memories (1 of 2)](indexes/more.md) — " plus its hook.
-_POINTER_UNITS = MAX_ENTRY_CHARS + 1
+# A pointer line: "- [More memories (1 of 2)](indexes/more.md) — " plus a few titles;
+# short, since it takes the room of an entry the agent would otherwise see.
+POINTER_CHARS = 110
+_POINTER_UNITS = POINTER_CHARS + 1
 
 Usefulness = Callable[[str], tuple[float, ...]]
 
@@ -123,26 +125,36 @@ def fit_budget(
     # Least useful first; among equals, the one further down the file.
     candidates.sort(key=lambda m: (usefulness(m.path), -m.line))
 
-    def build(count: int) -> tuple[IndexLines, dict[str, IndexLines]]:
-        return _moved_out(compact, all_sections, old_pointers, carried, candidates[:count])
+    def build(moving: list[_Moving]) -> tuple[IndexLines, dict[str, IndexLines]]:
+        return _moved_out(compact, all_sections, old_pointers, carried, moving)
 
     count = _estimate(compact, candidates, len(carried))
-    result = build(count)
+    result = build(candidates[:count])
     while count > 0:  # the estimate counts full-length pointers and no heading freed
-        smaller = build(count - 1)
+        smaller = build(candidates[: count - 1])
         if not within_budget(smaller[0]):
             break
         count, result = count - 1, smaller
     while not within_budget(result[0]) and count < len(candidates):
         count += 1
-        result = build(count)
+        result = build(candidates[:count])
+    # When size binds rather than lines, a long entry may have made room for several
+    # short ones: bring back, most useful first, every moved entry that still fits.
+    moving = candidates[:count]
+    for returning in reversed(candidates[:count]):
+        if len(moving) == 1 and not carried:
+            break
+        trial = [m for m in moving if m is not returning]
+        attempt = build(trial)
+        if within_budget(attempt[0]):
+            moving, result = trial, attempt
     new_index, files = result
     removed = sorted(path for path in set(old_pointers.values()) if path not in files)
     return BudgetResult(
         new_index,
         files,
         removed,
-        moved=[m.path for m in candidates[:count]],
+        moved=[m.path for m in moving],
         blank_lines=blanks,
         fits=within_budget(new_index),
     )
@@ -265,4 +277,4 @@ def _pointer(title: str, path: str, entries: list[IndexEntry]) -> str:
     count = len(titles)
     hook = f"{count} more {'entry' if count == 1 else 'entries'}: " + ", ".join(titles)
     prefix = format_entry(title, path) + " — "
-    return prefix + fit_line(prefix, hook, MAX_ENTRY_CHARS)
+    return prefix + fit_line(prefix, hook, POINTER_CHARS)

@@ -26,14 +26,20 @@ TYPE_WEIGHT = {"feedback": 3, "user": 3, "project": 2, "reference": 1}
 _LINK = re.compile(r"\]\((?:\./)?([^)\s#]+\.md)(?:#[^)\s]*)?\)")
 
 
-def usefulness_of(
-    memories: Mapping[str, MemoryFile], changed_at: Callable[[str], datetime]
-) -> Callable[[str], tuple[float, ...]]:
-    """A rank for each memory path; unknown paths rank lowest."""
+def inbound_links(memories: Mapping[str, MemoryFile]) -> Counter[str]:
+    """How many other memories link each file (by Markdown link)."""
     linked: Counter[str] = Counter()
     for path, memory in memories.items():
         if "](" in memory.body:
             linked.update({target for target in _LINK.findall(memory.body) if target != path})
+    return linked
+
+
+def usefulness_of(
+    memories: Mapping[str, MemoryFile], changed_at: Callable[[str], datetime]
+) -> Callable[[str], tuple[float, ...]]:
+    """A rank for each memory path; unknown paths rank lowest."""
+    linked = inbound_links(memories)
 
     def rank(path: str) -> tuple[float, ...]:
         memory = memories.get(path)
