@@ -15,7 +15,9 @@ It does only what it can explain in one line each, and it never loses content:
    units) by moving the fewest, least useful entries into a sub-index
    (`memsync.dream.index_budget`); steps 3 to 6 are in
    `memsync.dream.pruning`;
-7. memories older than a threshold are listed as possibly stale; their text is not
+7. memories are listed as possibly stale only with evidence beyond age
+   (`memsync.dream.staleness`): they cite what the code checkout no longer has, a
+   newer memory supersedes them, or a teammate's contradicts them; their text is not
    touched, since only a reader who knows the project can tell what changed.
 
 Scopes: in a personal dream the personal directory is consolidated and ``team/`` is
@@ -26,7 +28,9 @@ are exact or near-exact copies. ``CLAUDE.md`` is never edited (SPEC D4).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
+from datetime import datetime
 
 from memsync.dream.dedupe import Candidate, DuplicateGroup, covered, find_duplicates, union_bodies
 from memsync.dream.engine import (
@@ -38,6 +42,7 @@ from memsync.dream.engine import (
 )
 from memsync.dream.index_edit import entry_path, with_hook, with_target
 from memsync.dream.pruning import drop_dead_entries, fit_index, index_orphans, shorten_entries
+from memsync.dream.staleness import CodeCheckout, find_stale
 from memsync.dream.usefulness import inbound_links
 from memsync.dream.visibility import MAX_INDEX_UTF16_UNITS
 from memsync.dream.workspace import DreamDirectory, DreamReport, DreamWriter
@@ -46,15 +51,12 @@ from memsync.memory import (
     MAX_ENTRY_CHARS,
     MAX_INDEX_LINES,
     TEAM_DIRNAME,
-    age_days,
+    MemoryDirectory,
+    MemoryFile,
     rewrite_relative_dates,
 )
 
 ENGINE_NAME = "deterministic"
-# Past three months a memory has likely outlived at least one release or re-org;
-# Claude Code already warns about anything older than a day, which is too often to
-# be worth listing in a proposal.
-STALE_AFTER_DAYS = 90
 # Every phrase `rewrite_relative_dates` handles contains one of these; most memories
 # contain none, and the check is far cheaper than the rewrite.
 _DATE_HINT = re.compile(
@@ -64,6 +66,9 @@ _DATE_HINT = re.compile(
     re.IGNORECASE,
 )
 _LISTED = 10
+# Stale memories with a note each; the rest are counted.
+_STALE_NOTES = 20
+_STALE_IN_SUMMARY = 3
 
 _Step = Callable[[DreamDirectory, DreamReport], None]
 
@@ -72,9 +77,6 @@ class DeterministicEngine:
     """Structural consolidation without a model (SPEC D8)."""
 
     name = ENGINE_NAME
-
-    def __init__(self, *, stale_after_days: int = STALE_AFTER_DAYS) -> None:
-        self.stale_after_days = stale_after_days
 
     def consolidate(self, context: DreamContext, progress: DreamProgress) -> EngineResult:
         report = DreamReport()
@@ -90,7 +92,7 @@ class DeterministicEngine:
         progress.phase("orient")
         directories = self._directories(context, report)
         progress.phase("gather")
-        step(self._list_stale, directories)
+        _list_stale(context, directories, report)
         progress.phase("consolidate")
         step(_rewrite_dates, directories)
         step(_rewrite_hook_dates, directories)
@@ -103,10 +105,11 @@ class DeterministicEngine:
         if progress.cancelled():
             raise DreamCancelled("the dream was cancelled")
         return EngineResult(
-            summary=_summary(report, self.stale_after_days),
+            summary=_summary(report),
             files_touched=sorted(writer.touched),
             engine=ENGINE_NAME,
             notes=report.notes,
+            stale=[f"{stale.path}: {stale.reason}" for stale in report.stale],
         )
 
     def _directories(self, context: DreamContext, report: DreamReport) -> list[DreamDirectory]:
@@ -134,15 +137,33 @@ class DeterministicEngine:
                 )
         return directories
 
-    def _list_stale(self, directory: DreamDirectory, report: DreamReport) -> None:
-        for path in sorted(directory.memories):
-            days = age_days(directory.changed_at(path), directory.context.now)
-            if days > self.stale_after_days:
-                report.stale.append(directory.shown(path))
-                report.notes.append(
-                    f"{directory.shown(path)}: possibly stale, last changed {days} days ago; "
-                    "check it against the project before relying on it"
-                )
+
+def _list_stale(
+    context: DreamContext, directories: list[DreamDirectory], report: DreamReport
+) -> None:
+    code = CodeCheckout(context.code_dir) if context.code_dir is not None else None
+    teammates: dict[str, tuple[MemoryFile, datetime]] = {}
+    team_root = context.workdir / TEAM_DIRNAME
+    if context.scope is Scope.PERSONAL and team_root.is_dir() and not team_root.is_symlink():
+        for path, memory in MemoryDirectory.read(team_root).files.items():
+            shown = f"{TEAM_DIRNAME}/{path}"
+            teammates[shown] = (memory, context.last_changed.get(shown, context.now))
+    for directory in directories:
+        report.stale += find_stale(
+            directory.memories,
+            directory.changed_at,
+            shown=directory.shown,
+            code=code,
+            teammates=teammates if not directory.prefix else None,
+        )
+    for stale in report.stale[:_STALE_NOTES]:
+        report.notes.append(
+            f"{stale.path}: possibly stale: {stale.reason}; check it before relying on it"
+        )
+    if len(report.stale) > _STALE_NOTES:
+        report.notes.append(
+            f"{len(report.stale) - _STALE_NOTES} more memories are possibly stale (not listed)"
+        )
 
 
 # -- consolidate ------------------------------------------------------------------
@@ -334,7 +355,7 @@ def _plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
-def _summary(report: DreamReport, stale_after_days: int) -> str:
+def _summary(report: DreamReport) -> str:
     done: list[str] = []
     if report.merged:
         done.append(f"merged {_listed(report.merged)}")
@@ -370,8 +391,16 @@ def _summary(report: DreamReport, stale_after_days: int) -> str:
     else:
         text = "Nothing to improve: no duplicates, relative dates or index problems found."
     if report.stale:
+        kinds = Counter(stale.kind for stale in report.stale)
+        top = "; ".join(
+            f"{stale.path} ({stale.reason})" for stale in report.stale[:_STALE_IN_SUMMARY]
+        )
+        more = len(report.stale) - _STALE_IN_SUMMARY
         text += (
-            f" {_plural(len(report.stale), 'memory is', 'memories are')} over "
-            f"{stale_after_days} days old and may be stale: {_listed(report.stale)}."
+            f" {_plural(len(report.stale), 'memory', 'memories')} may be stale, with evidence ("
+            + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+            + f"): {top}"
+            + (f" and {more} more" if more > 0 else "")
+            + "."
         )
     return text

@@ -78,6 +78,7 @@ class DreamRequest:
     scope: Scope = Scope.PERSONAL
     sessions: tuple[str, ...] = ()  # what the session gate found; reviewed by the engine
     transcripts_dir: Path | None = None
+    code_dir: Path | None = None  # a code checkout: memories citing what it lacks are stale
     # What the time gate read (ns; 0 = no lock file). None when the gates were bypassed
     # (a manual dream): then no "another consolidation finished meanwhile" check.
     gate_mtime_ns: int | None = None
@@ -265,6 +266,7 @@ def _dream(
             last_changed=repo.ages(MAIN),
             sessions=request.sessions,
             transcripts_dir=request.transcripts_dir,
+            code_dir=request.code_dir,
         )
         result = request.engine.consolidate(context, progress)
         _take_result(outcome, result)

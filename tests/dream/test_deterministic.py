@@ -283,16 +283,19 @@ def test_a_second_dream_finds_nothing_to_do(corpus: Corpus) -> None:
     assert again.summary.startswith("Nothing to improve")
 
 
-def test_it_lists_stale_memories_without_changing_them(corpus: Corpus) -> None:
+def test_age_alone_flags_nothing_and_a_renamed_update_supersedes(corpus: Corpus) -> None:
     before = snapshot(corpus.root)
     result = dream(corpus)
-    untouched = [path for path in corpus.stale if path not in result.files_touched]
-    assert untouched
-    for path in untouched:
+    flagged = {line.split(": ", 1)[0] for line in result.stale}
+    superseded = {older for _, older in corpus.same_name_pairs}
+    assert corpus.stale and not (set(corpus.stale) - superseded) & flagged
+    assert flagged == superseded
+    for path in flagged:
         assert (corpus.root / path).read_bytes() == before[path]
-        assert any(note.startswith(f"{path}: possibly stale") for note in result.notes)
-    assert "over 90 days old and may be stale: " in result.summary
-    assert corpus.stale[0] in result.summary
+        assert any(
+            note.startswith(f"{path}: possibly stale: superseded by") for note in result.notes
+        )
+    assert "days old" not in result.summary
 
 
 def test_it_reports_its_phases_and_every_file_it_touched(corpus: Corpus) -> None:

@@ -15,7 +15,7 @@ from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamContext, EngineResult, Scope
 from memsync.dream.visibility import visible_entries
 from tests.dream.corpus import RecordingProgress
-from tests.heldout import duplicate_corpora, index_corpora
+from tests.heldout import duplicate_corpora, index_corpora, stale_corpora
 
 NOW = datetime(2026, 12, 2, tzinfo=UTC)
 _MERGED = re.compile(r"^merged (\S+) into (\S+) \(")
@@ -77,3 +77,27 @@ def test_the_agent_sees_no_fewer_entries_after_a_dream(tmp_path: Path, corpus) -
     after = visible_entries((root / "MEMORY.md").read_text(encoding="utf-8"))
     print(f"{corpus.name}: entries the agent sees {before} -> {after}")
     assert after >= before
+
+
+def test_stale_precision_is_1_and_recall_is_reported(tmp_path: Path) -> None:
+    flagged_total = true_total = labelled_total = 0
+    false_flags: list[str] = []
+    for corpus in stale_corpora():
+        root = tmp_path / corpus.name
+        shutil.copytree(corpus.memory, root)
+        now = datetime.combine(corpus.as_of, datetime.min.time(), tzinfo=UTC)
+        context = DreamContext(root, Scope.PERSONAL, now, corpus.dates, code_dir=corpus.code)
+        result = DeterministicEngine().consolidate(context, RecordingProgress())
+        flagged = {line.split(": ", 1)[0] for line in result.stale}
+        labelled = {label.file for label in corpus.stale}
+        false_flags += [f"{corpus.name}: {line}" for line in result.stale
+                        if line.split(": ", 1)[0] not in labelled]  # fmt: skip
+        print(f"{corpus.name}: flagged {len(flagged)}, {len(flagged & labelled)} of "
+              f"{len(labelled)} labelled stale")  # fmt: skip
+        flagged_total += len(flagged)
+        true_total += len(flagged & labelled)
+        labelled_total += len(labelled)
+    precision = true_total / flagged_total if flagged_total else 1.0
+    print(f"held-out stale: precision {precision:.2f}, recall {true_total / labelled_total:.2f} "
+          f"({true_total} of {labelled_total}; {flagged_total} flagged)")  # fmt: skip
+    assert false_flags == []
