@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
+from memsync.dream.canaries import CANARIES_TRAILER, LOST_TRAILER, CanaryResult
 from memsync.dream.counts import VISIBLE_TRAILER, MemoryCounts, hides_entries, parse_visible
 from memsync.dream.run import BRANCH_PREFIX, DREAM_TRAILER
 from memsync.store import MAIN, CommitInfo, MemoryRepo
@@ -62,6 +63,12 @@ class Proposal:
     reverted_commit: str | None = None
     conflicts: tuple[str, ...] = field(default=())
     visible: tuple[int, int] | None = None  # MEMORY.md entries an agent sees, before/after
+    canaries: CanaryResult | None = None  # main's canary questions asked of the dream
+
+    @property
+    def at_risk(self) -> bool:
+        """Recall no longer finds facts it found on main."""
+        return self.canaries is not None and self.canaries.at_risk
 
     @property
     def is_open(self) -> bool:
@@ -107,6 +114,8 @@ class Proposal:
             "rejected_at": self.rejected_at.isoformat() if self.rejected_at else None,
             "reverted_commit": self.reverted_commit,
             "conflicts": list(self.conflicts),
+            "canaries": self.canaries.to_dict() if self.canaries else None,
+            "at_risk": self.at_risk,
             "visible_entries": (
                 {
                     "before": self.visible[0],
@@ -226,6 +235,9 @@ def _proposal(
         reverted_commit=revert.sha if revert else None,
         conflicts=conflicts,
         visible=parse_visible(info.trailer(VISIBLE_TRAILER)),
+        canaries=CanaryResult.parse(
+            info.trailer(CANARIES_TRAILER), list(info.trailer_values(LOST_TRAILER))
+        ),
     )
 
 

@@ -23,6 +23,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from memsync.dream.canaries import CanaryResult, read_tree, run_canaries
 from memsync.dream.counts import (
     VISIBLE_TRAILER,
     MemoryCounts,
@@ -110,6 +111,7 @@ class DreamOutcome:
     after: MemoryCounts | None = None
     notes: list[str] = field(default_factory=list)
     error: str | None = None
+    canaries: CanaryResult | None = None
 
     def visible(self) -> dict[str, Any] | None:
         """Entries the agent sees in MEMORY.md before → after; `lowered` flags a dream
@@ -141,6 +143,7 @@ class DreamOutcome:
             "before": self.before.to_dict() if self.before else None,
             "after": self.after.to_dict() if self.after else None,
             "visible_entries": self.visible(),
+            "canaries": self.canaries.to_dict() if self.canaries else None,
             "notes": list(self.notes),
             "error": self.error,
         }
@@ -259,6 +262,7 @@ def _dream(
         workspace = repo.add_worktree(worktree, branch, MAIN)
         created = True
         outcome.before = MemoryCounts.of_directory(worktree)
+        main_files = read_tree(worktree)
         context = DreamContext(
             workdir=worktree,
             scope=request.scope,
@@ -273,6 +277,10 @@ def _dream(
         if progress.cancelled():
             raise DreamCancelled("cancelled after the engine finished")
         outcome.after = MemoryCounts.of_directory(worktree)
+        progress.phase("canaries")
+        outcome.canaries = run_canaries(main_files, read_tree(worktree), context.last_changed, now)
+        if outcome.canaries.at_risk:
+            outcome.summary = f"At risk: {outcome.canaries.sentence()} " + outcome.summary
         visible = outcome.visible()
         if visible and visible["lowered"]:
             outcome.summary = (
@@ -346,6 +354,7 @@ def _trailers(dream_id: str, outcome: DreamOutcome) -> list[tuple[str, str]]:
         ("Memsync-Before", outcome.before.trailer()),
         ("Memsync-After", outcome.after.trailer()),
         (VISIBLE_TRAILER, visible_trailer(outcome.before, outcome.after)),
+        *(outcome.canaries.trailers() if outcome.canaries else []),
     ]
 
 

@@ -259,6 +259,11 @@ def run_proposals(args: argparse.Namespace) -> int:
         )
         if proposal.conflicts:
             print(f"    conflicts with main: {', '.join(proposal.conflicts)}")
+        if proposal.at_risk and proposal.canaries is not None:
+            print(f"    at risk: {proposal.canaries.sentence()}")
+        if proposal.visible_lowered:
+            print(f"    hides entries from the agent: {proposal.visible_before} -> "
+                  f"{proposal.visible_after} visible in MEMORY.md")  # fmt: skip
     return 0
 
 
