@@ -35,11 +35,13 @@ the same facts and near-identical wording (resemblance ≥ 0.9).
 
 Comparing every pair of 2,000 memories would be two million comparisons. Pairs are
 only scored when they share one of each memory's rarest words (blocking): a
-duplicate shares nearly all its words, so it shares the rarest ones too.
+duplicate has no word its copy lacks on both sides, so it shares the rarest ones
+too. A word gathering more than `MAX_BLOCK` memories is not rare and forms no block.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import unicodedata
@@ -57,18 +59,25 @@ MIN_SHARED_WORDS_CONTAINED = 5
 # Lowercase words this long that differ by one edit are one word misspelt.
 TYPO_MIN_LENGTH = 6
 TEAM_RESEMBLANCE_THRESHOLD = 0.9
-# How many of a memory's rarest words it is filed under for candidate pairs.
+# How many of a memory's rarest words it is filed under for candidate pairs, and the
+# most memories one such word may gather before it no longer counts as rare.
 BLOCKING_WORDS = 4
+MAX_BLOCK = 24
 
 _CJK = "\u2e80-\u2fff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _WORD = re.compile(rf"[{_CJK}]+|\d+(?:[.,:]\d+)*|[^\W\d_{_CJK}]+")
 _NUMBER = re.compile(r"(?<![\w.])v?(\d+(?:[.:/-]\d+)*)(?![\w])")
-_IDENTIFIER = re.compile(r"[\w+-]*[A-Za-z][\w+-]*(?:[./@:][\w+-]+)+/?|/[\w.-]+(?:/[\w{}.-]+)+")
+_IDENTIFIER = re.compile(r"[\w+-]+(?:[./@:][\w+-]+)+/?|/[\w.-]+(?:/[\w{}.-]+)+")
 _BACKTICKED = re.compile(r"`([^`\n]+)`")
+_LETTER = re.compile(r"[A-Za-z]")
+_CJK_START = re.compile(rf"[{_CJK}]")
+_LATIN_WORD = re.compile(r"[a-z]+")
+_DAY_ZH = re.compile(r"周[一二三四五六日天]|星期[一二三四五六日天]")
+_UPPER = re.compile(r"[A-Z]")
 _CAPITALISED = re.compile(r"(?<![\w.])[A-Z][\w+#]*")
-_CAMEL = re.compile(r"\b[a-z]+[A-Z]\w*")
+_CAMEL = re.compile(r"\b[a-z]++[A-Z]\w*")
 _NEGATIVE = re.compile(
     r"\b(?:never|not|no|don't|dont|do not|avoid|without|forbidden|stop)\b|[不别勿禁]", re.I
 )
@@ -94,9 +103,7 @@ _DAYS = [
     "november",
     "december",
 ]
-_DAY = re.compile(
-    r"\b(" + "|".join(_DAYS) + r")\b|周[一二三四五六日天]|星期[一二三四五六日天]", re.I
-)
+_DAY_SET = frozenset(_DAYS)
 # Words that carry no fact: articles, pronouns, auxiliaries, and the verbs a
 # re-wording swaps for one another.
 STOPWORDS = frozenset(
@@ -289,6 +296,7 @@ def normalise(text: str) -> str:
     return re.sub(r"[\u2010-\u2015\u2212\u30fc]", "-", text)
 
 
+@functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light English stemmer: plurals and the commonest verb endings."""
     if len(word) <= 3 or not word.isascii() or not word.isalpha():
@@ -301,18 +309,23 @@ def stem(word: str) -> str:
     return word
 
 
+@functools.lru_cache(maxsize=65536)
+def _canonical(word: str) -> str:
+    stemmed = stem(word)
+    return SYNONYMS.get(stemmed, SYNONYMS.get(word, stemmed))
+
+
 def content_words(text: str) -> frozenset[str]:
     """The words that say something, normalised; Chinese text as character bigrams."""
     found: set[str] = set()
     for word in _WORD.findall(normalise(text).casefold()):
-        if re.match(rf"[{_CJK}]", word):
+        if _CJK_START.match(word):
             chars = [c for c in word if c not in STOPWORDS]
             found.update(a + b for a, b in itertools.pairwise(chars))
             if len(chars) == 1:
                 found.add(chars[0])
         elif word not in STOPWORDS:
-            stemmed = stem(word)
-            found.add(SYNONYMS.get(stemmed, SYNONYMS.get(word, stemmed)))
+            found.add(_canonical(word))
     return frozenset(found)
 
 
@@ -324,18 +337,22 @@ def facts(text: str) -> frozenset[str]:
         found.add("`" + match.group(1).strip().casefold())
     bare = _BACKTICKED.sub(" ", text)
     for match in _IDENTIFIER.finditer(bare):
-        found.add(match.group(0).casefold().rstrip("/.:"))
-    bare = _IDENTIFIER.sub(" ", bare)
+        if _LETTER.search(match.group(0)):  # 3.11 or 2025-07-15 is a number, below
+            found.add(match.group(0).casefold().rstrip("/.:"))
+    bare = _IDENTIFIER.sub(lambda m: " " if _LETTER.search(m.group(0)) else m.group(0), bare)
     found.update(match.group(1) for match in _NUMBER.finditer(bare))
-    letters = [c for c in bare if c.isalpha() and c.isascii()]
-    shouted = len(letters) > 20 and sum(c.isupper() for c in letters) > 0.6 * len(letters)
+    letters = len(_LETTER.findall(bare))
+    shouted = letters > 20 and len(_UPPER.findall(bare)) > 0.6 * letters
     for match in () if shouted else _CAPITALISED.finditer(bare):
         word = match.group(0).casefold()
         # A capitalised common word ("Never", "Ask") starts a sentence; it names nothing.
         if word not in STOPWORDS and word not in _DAYS and stem(word) not in SYNONYMS:
             found.add(stem(word))
     found.update(match.group(0) for match in _CAMEL.finditer(bare))
-    found.update(match.group(0).casefold() for match in _DAY.finditer(bare))
+    folded = bare.casefold()
+    found.update(_DAY_SET.intersection(_LATIN_WORD.findall(folded)))
+    if "周" in folded or "星期" in folded:
+        found.update(match.group(0) for match in _DAY_ZH.finditer(folded))
     if _NEGATIVE.search(bare):
         found.add("<never>")
     if _POSITIVE.search(bare):
@@ -449,7 +466,9 @@ def _candidate_pairs(
         for word in rarest:
             blocks[(memory.type, word)].append(index)
     pairs: set[tuple[int, int]] = set()
-    for members in blocks.values():
+    for (_kind, key), members in blocks.items():
+        if len(members) > MAX_BLOCK and not key.startswith("="):
+            continue  # not rare: a copy also shares a rarer word, or the same text
         for position, first in enumerate(members):
             for second in members[position + 1 :]:
                 pairs.add((first, second))

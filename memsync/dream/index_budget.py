@@ -139,15 +139,29 @@ def fit_budget(
         count += 1
         result = build(candidates[:count])
     # When size binds rather than lines, a long entry may have made room for several
-    # short ones: bring back, most useful first, every moved entry that still fits.
+    # short ones: bring back, most useful first, moved entries that still fit. Counted,
+    # not rebuilt per entry; one build checks the whole return at the end.
     moving = candidates[:count]
-    for returning in reversed(candidates[:count]):
-        if len(moving) == 1 and not carried:
-            break
-        trial = [m for m in moving if m is not returning]
-        attempt = build(trial)
+    rendered = result[0].render()
+    lines, units = len(result[0].lines), utf16_units(rendered)
+    moved_lines = {m.line for m in moving}
+    staying = {entry.line for entry in entries} - moved_lines
+    removed_headings = {m.section for m in moving} - {
+        section_of(all_sections, n).title for n in staying
+    }
+    returning: list[_Moving] = []
+    for back in reversed(moving):
+        cost = utf16_units(compact.lines[back.line - 1][0]) + 1
+        if back.section in removed_headings or lines + 1 > MAX_INDEX_LINES:
+            continue
+        if units + cost <= MAX_INDEX_UTF16_UNITS - _POINTER_UNITS:
+            returning.append(back)
+            lines, units = lines + 1, units + cost
+    if returning and (len(returning) < len(moving) or carried):
+        kept_out = [m for m in moving if m not in returning]
+        attempt = build(kept_out)
         if within_budget(attempt[0]):
-            moving, result = trial, attempt
+            moving, result = kept_out, attempt
     new_index, files = result
     removed = sorted(path for path in set(old_pointers.values()) if path not in files)
     return BudgetResult(
