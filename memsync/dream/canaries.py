@@ -116,11 +116,14 @@ def _first_line(body: str) -> str:
 
 
 def read_tree(root: Path) -> dict[str, bytes]:
-    """The topic files and index of a memory directory on disk (a dream's worktree)."""
+    """The topic files and index of a memory directory on disk (a dream's worktree);
+    symbolic links are not followed (issue 10)."""
     return {
         entry.name: entry.read_bytes()
         for entry in sorted(root.iterdir())
-        if entry.is_file() and (is_topic_path(entry.name) or entry.name == INDEX_FILENAME)
+        if not entry.is_symlink()
+        and entry.is_file()
+        and (is_topic_path(entry.name) or entry.name == INDEX_FILENAME)
     }
 
 

@@ -108,6 +108,8 @@ class CodeCheckout:
         found: set[str] = set()
         for relative in self._files:
             path = self.root / relative
+            if path.is_symlink():
+                continue  # it may lead out of the checkout
             if path.suffix.lower() not in _CODE_SUFFIXES and path.name not in (
                 "Makefile",
                 "Dockerfile",
