@@ -17,7 +17,7 @@ from pathlib import Path
 from memsync.client.server import SessionReport
 from memsync.dream.sessions import TranscriptDirectory
 from memsync.extract.transcript import read_transcript
-from memsync.secrets import redact
+from memsync.secrets.transcripts import redact_transcript
 
 # The server takes transcripts up to 16 MiB; a bigger one is reported without it.
 MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024
@@ -45,5 +45,5 @@ def _transcript(path: Path) -> str | None:
     if path.stat().st_size > MAX_TRANSCRIPT_BYTES:
         return None
     text = path.read_bytes().decode("utf-8", errors="replace")
-    clean, _ = redact(text, path=path.name)
+    clean, _ = redact_transcript(text, path=path.name)
     return clean if len(clean.encode("utf-8")) <= MAX_TRANSCRIPT_BYTES else None

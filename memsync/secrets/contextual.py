@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from memsync.secrets.judgement import (
+    REDACTION_MARKER,
     character_classes,
     is_placeholder,
     is_wordlike,
@@ -39,7 +40,9 @@ _ASSIGNMENT = re.compile(
     r"(?<![A-Za-z0-9])(?:[A-Za-z0-9]{1,30}[_.-]){0,4}"
     rf"(?:(?P<pw>{_PASSWORD_WORDS})|(?P<key>{_KEY_WORDS})){_NOT_THE_SECRET}"
     r"[A-Za-z0-9_]{0,12}[\"']?[ \t]{0,4}(?::=|=>|=|:)[ \t]{0,4}"
-    r"(?:\"(?P<dq>[^\"\s]{6,200})\"|'(?P<sq>[^'\s]{6,200})'|`(?P<bq>[^`\s]{6,200})`"
+    # A closing quote may be missing: text cut short (a truncated description) still
+    # holds the secret.
+    r"(?:\"(?P<dq>[^\"\s]{6,200})\"?|'(?P<sq>[^'\s]{6,200})'?|`(?P<bq>[^`\s]{6,200})`?"
     r"|(?P<bare>[^\s\"'`,;)\]}]{6,200}))",
     re.IGNORECASE,
 )
@@ -65,6 +68,8 @@ def assigned_secret(match: re.Match[str]) -> tuple[int, int] | None:
     start, value = found
     if match.group("bare") is not None:
         value = value.rstrip(".")  # the end of a sentence
+    if value.startswith(REDACTION_MARKER):
+        return None
     # A URL or a path is where a secret is, not the secret (a password inside a URL
     # is the URL rules' to find, and they name it precisely).
     if is_placeholder(value) or "://" in value or value.startswith(("/", "~/", "./")):

@@ -79,6 +79,10 @@ PLACEHOLDER_WORDS = frozenset(
 )
 
 
+# What redaction leaves in a secret's place: already clean, however it is worded around.
+REDACTION_MARKER = "[REDACTED:"
+
+
 def is_documented_example(secret: str) -> bool:
     """Whether `secret` is (or, for a key block, holds only) a published example."""
     return secret in DOCUMENTED_EXAMPLES or bool(_EXAMPLE_WORD.search(secret))

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from memsync.secrets.findings import Finding, FindingKind
-from memsync.secrets.judgement import is_documented_example
+from memsync.secrets.judgement import REDACTION_MARKER, is_documented_example
 from memsync.secrets.rule import Reach, Rule
 from memsync.secrets.rules import RULES
 
@@ -200,7 +200,7 @@ def _rule_spans(rule: Rule, subject: Subject) -> Iterator[SecretSpan]:
         if rule.valid is not None and not rule.valid(found.string[start:end]):
             continue
         start, end = _reach(rule.reach, view, offset + start, offset + end)
-        if is_documented_example(view[start:end]):
+        if is_documented_example(view[start:end]) or REDACTION_MARKER in view[start:end]:
             continue
         rule_id, description = rule.named(view[start:end])
         yield SecretSpan(rule_id, description, start, end)
