@@ -42,7 +42,9 @@ def test_it_initialises_a_new_directory_on_main_with_the_driver_and_ignore(tmp_p
     assert repo.current_branch() == "main"
     assert "MEMORY.md merge=memsync-index" in (repo.path / ".gitattributes").read_text()
     assert ".consolidate-lock" in (repo.path / ".gitignore").read_text()
-    assert "merge-index %O %A %B" in git(repo.path, "config", "merge.memsync-index.driver")
+    assert "-m memsync.memory.merge_driver %O %A %B" in git(
+        repo.path, "config", "merge.memsync-index.driver"
+    )
     assert [c.kind for c in repo.log()] == ["manual"]
 
 
@@ -210,6 +212,22 @@ def test_it_reads_files_at_a_revision(repo):
         "a.md": b"one\n",
         ".gitignore": b".consolidate-lock\n",
     }
+
+
+def test_it_reads_many_files_at_once_by_their_blob_ids(repo):
+    # Past a few paths read_many lists the tree once instead of naming each path: the
+    # same answer, with paths in subfolders, missing paths and odd names.
+    files = {f"notes/n{i}.md": f"note {i}\n".encode() for i in range(40)}
+    files["spaced name ü.md"] = b"odd\n"
+    repo.apply(files, CommitKind.EXTRACT, "many")
+    repo.apply({"notes/n0.md": b"changed\n"}, CommitKind.EXTRACT, "later")
+
+    wanted = [*files, "missing.md", "notes"]
+    found = repo.read_many("HEAD~1", wanted)
+
+    assert found == files
+    assert repo.read_many("HEAD", wanted)["notes/n0.md"] == b"changed\n"
+    assert repo.read_many("no-such-rev", wanted) == {}
 
 
 def test_it_merges_a_branch_with_a_merge_commit(repo):
