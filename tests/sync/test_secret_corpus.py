@@ -86,8 +86,8 @@ def test_a_secret_in_a_commit_message_author_or_file_name_is_refused(
     assert in_message.code != 0 and not stored(team, message_sha)
     assert f"commit {message_sha[:12]} (message):3: secret (github-pat)" in in_message.err
     assert in_author.code != 0
-    assert "(author): secret (aws-access-token)" in in_author.err
-    assert "(committer): secret (aws-access-token)" in in_author.err  # -c sets both
+    assert "(author):1: secret (aws-access-token)" in in_author.err
+    assert "(committer):1: secret (aws-access-token)" in in_author.err  # -c sets both
     assert in_name.code != 0 and not stored(team, name_sha)
     assert "secret (huggingface-token): Hugging Face access token in the file name" in in_name.err
     assert "notes/[REDACTED:huggingface-token].md: secret" in in_name.err
