@@ -25,14 +25,15 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
 from memsync.extract.privacy import RECALL_CLOSE, RECALL_OPEN, recall_blocks
-from memsync.secrets import redact
+from memsync.extract.uploads import TranscriptInbox, write_atomically
+from memsync.secrets.transcripts import redact_transcript
 from memsync.store import StoreError
 from memsync.sync.status import BranchState, team_status
 
 from .auth import WWW_AUTHENTICATE, authenticate, membership_for
 from .models import ConflictItem, ConflictStatus, Membership, Role, SessionRecord
 from .sync import open_repository, request_dream_gate_check
-from .tasks.extract import request_extraction
+from .tasks.extract import request_extraction, request_redaction
 
 _ENVELOPE_BYTES = 64 * 1024
 SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
@@ -153,8 +154,8 @@ def sessions(request: HttpRequest, membership: Membership) -> JsonResponse:
             stored = _store_transcript(record, transcript)
         record.save()
         request_dream_gate_check(project.pk, "session")
-        if stored is not None:
-            request_extraction(record)
+        if stored is not None and stored["redaction"] == "done":
+            request_extraction(record)  # a held upload is queued by its redaction
     return JsonResponse(
         {
             "session_id": record.session_id,
@@ -231,19 +232,23 @@ def _session_report(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _store_transcript(record: SessionRecord, transcript: str) -> dict[str, Any]:
+    """Redact and store a small upload now; hold a large one for the worker."""
     project = record.project
+    if len(transcript) > settings.MEMSYNC_INLINE_REDACTION_BYTES:
+        inbox = TranscriptInbox(project.inbox_dir, project.transcripts_dir)
+        held = inbox.hold(record.session_id, transcript)
+        request_redaction(record, held)
+        return {"stored": True, "redaction": "queued"}
     name = f"{record.session_id}.jsonl"
-    clean, findings = redact(transcript, path=name)
+    clean, findings = redact_transcript(transcript, path=name)
     directory = project.transcripts_dir
     directory.mkdir(parents=True, exist_ok=True)
     target = directory / name
-    # Written beside and renamed over: a reader never sees half a transcript.
-    partial = directory / f".{name}.partial"
-    partial.write_text(clean, encoding="utf-8")
-    partial.replace(target)
+    write_atomically(target, clean)
     record.transcript = target.relative_to(project.base_dir).as_posix()
     return {
         "stored": True,
+        "redaction": "done",
         "redactions": len(findings),
         "rules": sorted({finding.rule_id for finding in findings}),
     }

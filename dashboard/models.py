@@ -65,6 +65,11 @@ class Project(models.Model):
         return self.base_dir / "transcripts"
 
     @property
+    def inbox_dir(self) -> Path:
+        """Raw transcript uploads waiting for the worker's redaction."""
+        return self.base_dir / "inbox"
+
+    @property
     def worktrees_dir(self) -> Path:
         return self.base_dir / "worktrees"
 

@@ -191,6 +191,13 @@ MEMSYNC_UPKEEP_SECONDS = env_number("MEMSYNC_UPKEEP_SECONDS", 3600)
 MEMSYNC_MAX_TRANSCRIPT_BYTES = int(env_number("MEMSYNC_MAX_TRANSCRIPT_BYTES", 16 * 1024 * 1024))
 if MEMSYNC_MAX_TRANSCRIPT_BYTES < 1:
     raise ImproperlyConfigured("MEMSYNC_MAX_TRANSCRIPT_BYTES must be at least 1")
+# A transcript upload up to this size is redacted inside the request; a bigger one is
+# stored raw in the project's inbox and redacted by the worker (redaction reads every
+# string of every line: seconds per megabyte on a loaded server, too long to hold a
+# request thread for).
+MEMSYNC_INLINE_REDACTION_BYTES = int(env_number("MEMSYNC_INLINE_REDACTION_BYTES", 512 * 1024))
+if MEMSYNC_INLINE_REDACTION_BYTES < 0:
+    raise ImproperlyConfigured("MEMSYNC_INLINE_REDACTION_BYTES must be 0 or more")
 # An uploaded session is extracted once every this many turns (SPEC E4); 1 is every turn.
 MEMSYNC_EXTRACT_EVERY_TURNS = int(env_number("MEMSYNC_EXTRACT_EVERY_TURNS", 1))
 if MEMSYNC_EXTRACT_EVERY_TURNS < 1:

@@ -60,7 +60,7 @@ from dashboard.tasks.sync import merge_member_branch
 from memsync.dream.proposals import list_proposals
 from memsync.extract.transcript import read_transcript
 from memsync.memory import INDEX_FILENAME
-from memsync.secrets import redact
+from memsync.secrets.transcripts import redact_transcript
 from memsync.store import MAIN, CommitKind, MemoryRepo
 from memsync.sync.refs import member_ref
 
@@ -215,7 +215,7 @@ def _check(run: Run) -> None:
 
 def _session(project: Project, event: Session, moment: datetime, user: User) -> None:
     text, session_id = _transcript_at(TRANSCRIPTS_DIR / event.transcript, moment)
-    clean, _ = redact(text, path=f"{session_id}.jsonl")
+    clean, _ = redact_transcript(text, path=f"{session_id}.jsonl")
     project.transcripts_dir.mkdir(parents=True, exist_ok=True)
     stored = project.transcripts_dir / f"{session_id}.jsonl"
     stored.write_text(clean, encoding="utf-8")

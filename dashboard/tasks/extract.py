@@ -1,6 +1,8 @@
 """Extraction of uploaded transcripts (SPEC E, T5): one Celery task per upload.
 
-The sessions API stores a redacted transcript and calls `request_extraction`; once
+The sessions API stores a redacted transcript and calls `request_extraction` (a large
+upload is held raw in the project's inbox and `redact_uploaded_transcript` redacts and
+publishes it first, then requests the extraction); once
 the transaction commits, `extract_uploaded_session` analyses the messages added since
 the session's cursor (``SessionRecord.extracted_messages``), lands any change on
 ``extractions/<user>`` (`memsync.extract.branch`) and queues its merge the way a
@@ -30,6 +32,7 @@ from memsync.extract.engine import ExtractionEngine
 from memsync.extract.run import FAILED, NO_CHANGES, REFUSED, SAVED, SKIPPED
 from memsync.extract.skip import session_memory_dir
 from memsync.extract.transcript import read_transcript
+from memsync.extract.uploads import TranscriptInbox
 from memsync.store import GitError, StoreError
 from memsync.store.lock import RepoLockTimeout
 from memsync.sync.refs import extraction_branch
@@ -39,6 +42,7 @@ from ..sync import identity_for, open_repository
 from .sync import merge_member_branch
 
 EXTRACT_TASK = "dashboard.tasks.extract.extract_uploaded_session"
+REDACT_TASK = "dashboard.tasks.extract.redact_uploaded_transcript"
 _STATUS = {
     SAVED: RunStatus.SUCCEEDED,
     NO_CHANGES: RunStatus.NO_CHANGES,
@@ -55,6 +59,29 @@ def request_extraction(record: SessionRecord) -> None:
         return
     record_id = record.pk
     transaction.on_commit(lambda: extract_uploaded_session.delay(record_id))
+
+
+def request_redaction(record: SessionRecord, held: str) -> None:
+    """Queue the redaction of the upload held in the inbox as `held`, after the commit."""
+    record_id = record.pk
+    transaction.on_commit(lambda: redact_uploaded_transcript.delay(record_id, held))
+
+
+@shared_task(name=REDACT_TASK)
+def redact_uploaded_transcript(record_id: int, held: str) -> str:
+    """Redact a held upload, publish it as the session's transcript, queue extraction."""
+    record = SessionRecord.objects.select_related("project").filter(pk=record_id).first()
+    if record is None:
+        return f"session record {record_id} no longer exists"
+    project = record.project
+    published = TranscriptInbox(project.inbox_dir, project.transcripts_dir).publish(held)
+    if published is None:
+        return f"{held}: nothing to publish (already published or superseded)"
+    transcript = published.path.relative_to(project.base_dir).as_posix()
+    SessionRecord.objects.filter(pk=record.pk).update(transcript=transcript)
+    record.transcript = transcript
+    request_extraction(record)
+    return f"{record.session_id}: redacted {len(published.findings)} secret(s), published"
 
 
 def extraction_engine() -> ExtractionEngine:

@@ -19,7 +19,7 @@ from memsync.client.server import SessionReport
 from memsync.dream.sessions import TranscriptDirectory
 from memsync.extract.privacy import PrivateText, scrub_transcript
 from memsync.extract.transcript import read_transcript
-from memsync.secrets import redact
+from memsync.secrets.transcripts import redact_transcript
 
 # The server takes transcripts up to 16 MiB; a bigger one is reported without it.
 MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024
@@ -52,5 +52,5 @@ def _transcript(path: Path, private: PrivateText | None) -> str | None:
     if path.stat().st_size > MAX_TRANSCRIPT_BYTES:
         return None
     text = path.read_bytes().decode("utf-8", errors="replace")
-    clean, _ = redact(scrub_transcript(text, private).text, path=path.name)
+    clean, _ = redact_transcript(scrub_transcript(text, private).text, path=path.name)
     return clean if len(clean.encode("utf-8")) <= MAX_TRANSCRIPT_BYTES else None

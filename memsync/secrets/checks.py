@@ -98,8 +98,9 @@ def check_blob(path: str, data: bytes) -> list[Finding]:
     """Why the blob `data` stored at `path` may not enter team memory (empty: it may).
 
     Over `MAX_BLOB_BYTES` it is refused without reading further. A Markdown file must
-    be UTF-8 and is scanned for secrets; any other text is scanned too; a binary blob
-    (one with a NUL byte) is judged by its size alone.
+    be UTF-8 and is scanned for secrets; any other file is scanned too, binary or not: a
+    NUL byte does not make a pasted key any less readable (the text between NULs is
+    scanned as it decodes).
     """
     if len(data) > MAX_BLOB_BYTES:
         return [
@@ -122,6 +123,7 @@ def check_blob(path: str, data: bytes) -> list[Finding]:
                 )
             ]
         return scan_text(path, text)
-    if b"\0" in data:
-        return []
-    return scan_text(path, data.decode("utf-8", errors="replace"))
+    text = data.decode("utf-8", errors="replace")
+    # The text runs between NULs are what a person pasted: each is read as a line of its
+    # own, so a key ends where its run ends, as it would at a line's end.
+    return scan_text(path, text.replace("\0", "\n") if "\0" in text else text)

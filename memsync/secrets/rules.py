@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from enum import Enum
 from types import MappingProxyType
 
 from detect_secrets.plugins.artifactory import ArtifactoryDetector
@@ -48,6 +46,10 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
+from memsync.secrets.contextual import CONTEXT_RULES
+from memsync.secrets.formats import FORMAT_RULES
+from memsync.secrets.rule import Reach, Rule, Variant
+
 # detect-secrets plugins memsync does not run, by class name, and why.
 EXCLUDED_DETECTORS: Mapping[str, str] = MappingProxyType(
     {
@@ -72,75 +74,29 @@ EXCLUDED_DETECTORS: Mapping[str, str] = MappingProxyType(
 )
 
 
-class Reach(Enum):
-    """How far a secret extends beyond what its pattern matched."""
-
-    # Exactly the secret group (or the whole match).
-    MATCH = "match"
-    # The run of token characters (letters, digits, `_`, `-`) that starts inside the
-    # match: a delimiter the pattern matched is left out, the rest of a longer key is not.
-    TOKEN = "token"
-    # Header, payload and signature of a JSON Web Token.
-    JWT = "jwt"
-    # A whole private key: its BEGIN marker through its END marker (PuTTY: through the
-    # Private-MAC line), or through the base64 lines that follow when the end is missing.
-    KEY_BLOCK = "key-block"
-
-
-@dataclass(frozen=True)
-class Variant:
-    """A more precise id and description for secrets starting with `prefix`."""
-
-    prefix: str
-    id: str
-    description: str
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One pattern, with what memsync needs to scan for it cheaply and report it.
-
-    `literals` and `shape` are the prefilter: the pattern is searched only on lines
-    holding one of the literals (lower-case, looked up in lower-cased text, when the
-    pattern ignores case) and the shape. A line's shape is its ASCII text with every
-    letter, digit, `_`, `-`, `+` and `/` read as `a`, `.` and `:` kept, and any other
-    character read as a space: `a` * 44 says a match holds 44 such characters in a row.
-    Lines are found by their literals, or by their shape when the rule has one: it is
-    given to rules whose literals are common words (key, token) or that have none.
-    Both are read off the pattern; tests/secrets/test_rules.py checks on generated
-    matches that every match holds them.
-    """
-
-    id: str
-    description: str
-    pattern: re.Pattern[str]
-    literals: tuple[str, ...]
-    # "detect-secrets <plugin class>" or "memsync" (OWN_RULES).
-    source: str
-    shape: str = ""
-    # The capture group holding the secret; 0 is the whole match.
-    secret_group: int = 0
-    reach: Reach = Reach.MATCH
-    variants: tuple[Variant, ...] = ()
-    # A check a match must pass to count (the detector's own, where it has one).
-    valid: Callable[[str], bool] | None = None
-
-    @property
-    def folded(self) -> bool:
-        """Whether the literals are looked up in lower-cased text."""
-        return bool(self.pattern.flags & re.IGNORECASE)
-
-    def named(self, secret: str) -> tuple[str, str]:
-        """The rule id and description for `secret`, a variant's when one applies."""
-        start = secret.lower() if self.folded else secret
-        for variant in self.variants:
-            if start.startswith(variant.prefix):
-                return variant.id, variant.description
-        return self.id, self.description
-
-
 def _denylist(detector: type[RegexBasedDetector]) -> list[re.Pattern[str]]:
     return list(detector().denylist)
+
+
+# detect-secrets patterns that backtrack quadratically on a long line, replaced by linear
+# ones that match the same secrets: (detector, index) → (pattern, why). A long line is
+# scanned whole (a secret may sit anywhere on a 250 KB minified line), so a pattern that
+# rescans the rest of the line from every candidate start would stall the push hook.
+LINEAR_REPLACEMENTS: Mapping[tuple[str, int], tuple[re.Pattern[str], str]] = MappingProxyType(
+    {
+        ("JwtTokenDetector", 0): (
+            # Starts only where a run of token characters starts: `eyJ` repeated 80,000
+            # times is one candidate, not 80,000 that each read to the line's end.
+            re.compile(r"(?<![A-Za-z0-9_=-])eyJ[A-Za-z0-9_=-]+\.[A-Za-z0-9_=-]+\.?"),
+            "retries from every `eyJ` inside a run: minutes on a 250 KB line",
+        ),
+        ("NpmDetector", 0): (
+            # Anchored on the setting itself, not on every `//` before it.
+            re.compile(r"/:_authToken=\s*(npm_\S+|[A-Fa-f0-9-]{36})"),
+            "`//.+` reads to the end of the line from every `//`: minutes on a 250 KB line",
+        ),
+    }
+)
 
 
 def _detected(
@@ -156,10 +112,11 @@ def _detected(
     variants: tuple[Variant, ...] = (),
     valid: Callable[[str], bool] | None = None,
 ) -> Rule:
+    replaced = LINEAR_REPLACEMENTS.get((detector.__name__, index))
     return Rule(
         id=rule_id,
         description=description,
-        pattern=_denylist(detector)[index],
+        pattern=replaced[0] if replaced else _denylist(detector)[index],
         literals=literals,
         source=f"detect-secrets {detector.__name__}",
         shape=shape,
@@ -462,4 +419,6 @@ OWN_RULES: tuple[Rule, ...] = (
     ),
 )
 
-RULES: tuple[Rule, ...] = DETECTED_RULES + OWN_RULES
+# Documented formats and secret-named assignments come after the detectors: where two
+# rules find the same secret, the first one names it.
+RULES: tuple[Rule, ...] = DETECTED_RULES + OWN_RULES + FORMAT_RULES + CONTEXT_RULES

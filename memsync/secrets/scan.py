@@ -9,10 +9,13 @@ secret inside another finding's secret is the same leak.
 
 Some detect-secrets patterns backtrack on crafted lines: the assignment-shaped ones
 (IBM, SoftLayer, Cloudant) try every split of a run of spaces between three space
-quantifiers, and the npm and JWT ones rescan the rest of the line from every `//` or
-`eyJ`. A pushed blob must not stall the pre-receive hook, so the scan sees a run of
-more than `MAX_SPACES` spaces as that many spaces and then tabs, and searches a long
-line in overlapping windows of `WINDOW` characters.
+quantifiers. A pushed blob must not stall the pre-receive hook, so the scan sees a run
+of more than `MAX_SPACES` spaces as that many spaces and then tabs. The two patterns
+that rescan the rest of a line from every candidate start (npm, JWT) are replaced by
+linear ones (`rules.LINEAR_REPLACEMENTS`), so every line is searched whole, however
+long: a secret has no position on a minified line where it goes unseen.
+
+A match that is a vendor's documented example key (`judgement`) is not a finding.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from memsync.secrets.findings import Finding, FindingKind
-from memsync.secrets.rules import RULES, Reach, Rule
+from memsync.secrets.judgement import REDACTION_MARKER, is_documented_example
+from memsync.secrets.rule import Reach, Rule
+from memsync.secrets.rules import RULES
 
 # Secrets in JSON strings (transcripts, pasted tool output) follow escapes such as
 # `\n`; read literally, `\nAIza…` has no boundary before the key and a key block is one
@@ -34,11 +39,6 @@ _ESCAPED = {"\\": "\\\\", "n": " \n", "r": " \r", "t": " \t"}
 
 MAX_SPACES = 16
 _SPACE_RUN = re.compile(f" {{{MAX_SPACES + 1},}}")
-
-# A window overlaps the next by more than any single-line secret is long, so a secret
-# cut at one window's end is found whole in the next.
-WINDOW = 4096
-_OVERLAP = 1024
 
 # A line's shape (see `Rule.shape`): one byte per character of the ASCII text.
 _SHAPE = bytes(
@@ -140,25 +140,13 @@ def candidate_lines(rule: Rule, subject: Subject) -> list[tuple[int, int]]:
     return [(a, e) for a, e in shaped if any(haystack.find(n, a, e) >= 0 for n in needles)]
 
 
-def _windows(length: int) -> Iterator[tuple[int, int]]:
-    start = 0
-    while True:
-        end = min(start + WINDOW, length)
-        yield start, end
-        if end == length:
-            return
-        start = end - _OVERLAP
-
-
 def _matches(rule: Rule, subject: Subject) -> Iterator[tuple[int, re.Match[str]]]:
     """Every match of the rule's pattern, with the offset of the line it was found in."""
     for start, end in candidate_lines(rule, subject):
         # A slice: `^` and lookbehinds see the line's start as detect-secrets, which
-        # scans line by line, does. Windows are pos/endpos, so they do not.
-        line = subject.view[start:end]
-        for pos, endpos in _windows(len(line)):
-            for found in rule.pattern.finditer(line, pos, endpos):
-                yield start, found
+        # scans line by line, does.
+        for found in rule.pattern.finditer(subject.view[start:end]):
+            yield start, found
 
 
 def _line_end(view: str, offset: int) -> int:
@@ -203,12 +191,17 @@ def _reach(reach: Reach, view: str, start: int, end: int) -> tuple[int, int]:
 def _rule_spans(rule: Rule, subject: Subject) -> Iterator[SecretSpan]:
     view = subject.view
     for offset, found in _matches(rule, subject):
-        if rule.valid is not None and not rule.valid(found.group(0)):
+        located = rule.locate(found) if rule.locate else found.span(rule.secret_group)
+        if located is None:
             continue
-        start, end = found.span(rule.secret_group)
+        start, end = located
         if start >= end:
             continue
+        if rule.valid is not None and not rule.valid(found.string[start:end]):
+            continue
         start, end = _reach(rule.reach, view, offset + start, offset + end)
+        if is_documented_example(view[start:end]) or REDACTION_MARKER in view[start:end]:
+            continue
         rule_id, description = rule.named(view[start:end])
         yield SecretSpan(rule_id, description, start, end)
 

@@ -111,6 +111,7 @@ def _check_content(
     # read. A new blob is scanned once per path it appears at (rules can depend on it).
     scanned: set[tuple[str, str]] = set()
     reached: set[str] = set()
+    names: set[str] = set()
     for entry in new_tree_entries(reader, new):
         path = _text_path(entry.path, findings)
         if path is None:
@@ -119,6 +120,7 @@ def _check_content(
         if unsafe is not None:
             findings.append(unsafe)
             continue
+        names.add(path)
         if entry.mode == TREE_MODE:
             continue
         if entry.mode == GITLINK_MODE:
@@ -140,6 +142,7 @@ def _check_content(
         findings += found
         if not found:
             problems += _memory_problems(path, data)
+    findings += _check_metadata(reader, new, names)
     for pushed in new.values():
         # Unreachable from the pushed trees (cannot happen through `git push`, but a
         # crafted pack may carry anything): checked all the same, named by its id.
@@ -150,6 +153,21 @@ def _check_content(
             else:
                 findings += check_blob(name, reader.read(pushed.sha)[1])
     return findings, problems
+
+
+def _check_metadata(
+    reader: ObjectReader, new: dict[str, PushedObject], names: set[str]
+) -> list[Finding]:
+    """Secrets in the new commits' and tags' people and messages, and in file names."""
+    from memsync.secrets.metadata import check_commit, check_path_text
+
+    findings: list[Finding] = []
+    for pushed in new.values():
+        if pushed.type in ("commit", "tag"):
+            findings += check_commit(pushed.sha, reader.read(pushed.sha)[1])
+    for path in sorted(names):
+        findings += check_path_text(path)
+    return findings
 
 
 def _text_path(raw: bytes, findings: list[Finding]) -> str | None:

@@ -163,12 +163,14 @@ def test_a_binary_blob_is_judged_by_its_size() -> None:
     assert finding.kind == FindingKind.TOO_LARGE
 
 
-def test_a_binary_blob_is_not_scanned_for_text_secrets() -> None:
-    assert check_blob("assets/blob.bin", b"\0\0" + AWS.encode() + b"\0") == []
+def test_a_key_between_nul_bytes_is_still_found() -> None:
+    # A NUL byte used to make a blob "binary" and unscanned: a key padded with one
+    # passed every push.
+    [finding] = check_blob("assets/blob.bin", b"\0\0" + AWS.encode() + b"\0")
+    assert (finding.rule_id, finding.kind) == ("aws-access-token", FindingKind.SECRET)
 
 
-def test_a_binary_blob_with_a_key_like_name_is_judged_by_its_size_alone() -> None:
-    # detect-secrets has no rules on file names; a binary blob carries no text to scan.
+def test_a_binary_blob_without_text_secrets_is_accepted() -> None:
     assert check_blob("certs/client.p12", b"\x30\x82\x0a\x00\0\0binary") == []
 
 

@@ -129,7 +129,7 @@ auth middleware was reordered (session 3f2b8c1e-9d4a-4f6b-8e2c-1a7d5b9c0e3f).
 - API key: stored in 1Password under "Staging deploy"
 - token: `GITHUB_TOKEN` from the Actions environment
 - password: "see the team vault"
-- api_key = "9f8e7d6c5b4a39281706f5e4d3c2b1a0" was the old test fixture, long revoked
+- api_key = "$STAGING_API_KEY" is read from the environment, never written here
 - api_version = 2024-06-01
 - secret_name: prod-db-credentials-v2
 - key insight: caching at the edge cut p99 from 840ms to 120ms
@@ -149,6 +149,14 @@ auth middleware was reordered (session 3f2b8c1e-9d4a-4f6b-8e2c-1a7d5b9c0e3f).
 
 def test_ordinary_memory_prose_about_tokens_and_passwords_has_no_findings() -> None:
     assert scan_text("auth-and-tokens.md", ORDINARY_MEMORY) == []
+
+
+def test_a_random_value_assigned_to_a_secret_named_setting_is_a_secret() -> None:
+    # It was prose in ORDINARY_MEMORY once ("the old test fixture, long revoked"); a key
+    # does not stop being one because a note says it was revoked.
+    text = 'api_key = "9f8e7d6c5b4a39281706f5e4d3c2b1a0" was the old test fixture\n'
+    assert [f.rule_id for f in scan_text("notes/fixture.md", text)] == ["secret-assignment"]
+    assert redact(text)[0] == 'api_key = "[REDACTED:secret-assignment]" was the old test fixture\n'
 
 
 def test_a_secret_found_by_two_rules_is_reported_once() -> None:

@@ -107,6 +107,7 @@ def test_it_stores_an_uploaded_transcript_with_secrets_redacted(team: Team, clie
     assert response.status_code == 201
     assert response.json()["transcript"] == {
         "stored": True,
+        "redaction": "done",
         "redactions": 1,
         "rules": ["aws-access-token"],
     }
