@@ -30,6 +30,7 @@ from .history import (
     parse_log,
 )
 from .lock import RepoLock
+from .recovery import clear_interrupted, is_server_owned, mark_server_owned
 
 MAIN = "main"
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -156,6 +157,21 @@ class MemoryRepo:
         if self._lock is None:
             self._lock = RepoLock(self._common_dir / "memsync-write.lock")
         return self._lock
+
+    def mark_server_owned(self) -> None:
+        """Make every later write clear what a killed writer left (the server's
+        repositories only: see ``memsync.store.recovery``)."""
+        with self.lock.held():
+            mark_server_owned(self._common_dir)
+
+    def recover(self, *, clean: bool = False) -> list[str]:
+        """Clear an interrupted merge, rebase, revert or cherry-pick and a stale
+        ``index.lock`` in a server repository, under the lock (``clean``: stash any
+        uncommitted change too); returns what was found."""
+        if not is_server_owned(self._common_dir):
+            return []
+        with self.lock.held():
+            return clear_interrupted(self, clean=clean)
 
     # --- refs --------------------------------------------------------------------------
     def head(self) -> str | None:
@@ -357,6 +373,7 @@ class MemoryRepo:
         CommitKind(kind)  # refuse unknown kinds early, with a ValueError naming it
         paragraphs = format_message(kind, summary, trailers, body)
         with self.lock.held():
+            self.recover()
             self._write("add", "--all", "--", *(paths or ["."]))
             return self._commit_staged(paragraphs, author=author, allow_empty=allow_empty)
 
@@ -373,6 +390,7 @@ class MemoryRepo:
         """Write (bytes) or delete (None) files and commit exactly those, atomically."""
         targets = {self._checked_path(path): data for path, data in changes.items()}
         with self.lock.held():
+            self.recover()
             for path, data in targets.items():
                 full = self.path / path
                 if data is None:
@@ -450,6 +468,7 @@ class MemoryRepo:
             raise StoreError(f"no branch {branch!r} to merge")
         message = format_message(kind, summary or f"merge {branch}", trailers, body)
         with self.lock.held():
+            self.recover(clean=True)
             self._require_clean()
             if self.is_ancestor(theirs, "HEAD"):
                 return MergeResult("up-to-date", commit=self.head())
@@ -507,6 +526,7 @@ class MemoryRepo:
             [("Memsync-Reverts", target), *trailers],
         )
         with self.lock.held():
+            self.recover(clean=True)
             self._require_clean()
             args = ["revert", "--no-commit"] + (["-m", "1"] if info.is_merge else []) + [target]
             status, out, err = self._write(*args, check=False)
@@ -555,6 +575,7 @@ class MemoryRepo:
     def add_worktree(self, path: Path, branch: str, start: str = MAIN) -> MemoryRepo:
         """Check out a new ``branch`` from ``start`` at ``path`` (a dream's workspace)."""
         with self.lock.held():
+            self.recover()
             self.git.run("worktree", "add", "--quiet", "-b", branch, str(path), start)
         return MemoryRepo(path)
 
