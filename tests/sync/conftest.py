@@ -62,7 +62,7 @@ def other_spelling(python: str) -> str:
     return python
 
 
-def start_server(log_dir: Path) -> GitServer:
+def start_server(log_dir: Path, env: dict[str, str] | None = None) -> GitServer:
     """gunicorn with memsync's production command line, against the test database,
     started by another spelling of the interpreter than the tests' own."""
     port = _free_port()
@@ -72,6 +72,7 @@ def start_server(log_dir: Path) -> GitServer:
         "DATABASE_URL": test_database_url(),
         "REDIS_URL": settings.REDIS_URL,
         "MEMSYNC_DATA_DIR": str(settings.DATA_DIR),
+        **(env or {}),
     }
     with log_path.open("wb") as log:
         process = subprocess.Popen(
