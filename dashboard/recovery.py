@@ -86,7 +86,8 @@ def abandon_dead_runs(now: datetime | None = None) -> list[Run]:
 def _retry_extraction(run: Run) -> None:
     from .tasks.extract import extract_uploaded_session
 
-    cursor = run.detail.get("cursor") or {}
+    cursor = run.detail.get("claimed")
+    cursor = cursor if isinstance(cursor, dict) else {}
     session = run.detail.get("session")
     record = SessionRecord.objects.filter(project=run.project, session_id=session).first()
     if record is None:

@@ -105,7 +105,7 @@ def extract_uploaded_session(self: Task, record_id: int) -> str:
     if not claimed:
         return _finish(run, RunStatus.SKIPPED, "another extraction took these messages")
     # What to give back if this worker dies mid-run (dashboard.recovery).
-    run.detail = {**run.detail, "cursor": {"since": since, "taken": transcript.next_cursor}}
+    run.detail = {**run.detail, "claimed": {"since": since, "taken": transcript.next_cursor}}
     run.save(update_fields=["detail"])
     branch = member_branch(record.user.username)
     try:

@@ -35,6 +35,21 @@ RECEIVE_CONFIG = {
     "receive.maxInputSize": str(MAX_PUSH_BYTES),
 }
 _SOURCE_ROOT = Path(memsync.__file__).resolve().parent.parent
+# The server's own attributes (``info/attributes`` outranks every ``.gitattributes``). A
+# member's ``.gitattributes`` is memory like any file, but on the server it would change
+# how Git stores, checks out, merges and shows files: ``working-tree-encoding=UTF-16LE``
+# re-encoded every checkout (extraction and dreams then read garbage), ``merge=union``
+# concatenated conflicting edits into ``main`` past review, ``-diff`` hid changes from
+# History, ``filter``/``ident``/``eol``/``text`` rewrite content on the way in or out.
+# ``!attr`` puts each back to unspecified — Git's defaults — for every path; the index
+# merge driver is then set again for ``MEMORY.md`` (a later line wins).
+SERVER_ATTRIBUTES = (
+    "# Written by memsync (memsync.sync.hooks): members' .gitattributes cannot change\n"
+    "# how the server stores, checks out, merges or shows files.\n"
+    "* !working-tree-encoding !filter !merge !diff !eol !text !crlf !ident"
+    " !conflict-marker-size\n"
+    f"{GITATTRIBUTES}"
+)
 
 
 def stable_python() -> str:
@@ -66,9 +81,10 @@ def install_hooks(
     """Make ``git_dir`` run memsync's hooks; True when anything had to be written.
 
     Besides the hooks: ``core.hooksPath`` points at them (a global setting on the
-    server cannot divert them), ``MEMORY.md`` is routed to the index merge driver in
-    ``info/attributes`` too (a member's push that edits ``.gitattributes`` cannot turn
-    the driver off), and receive checks objects and caps the pack size. Call it at
+    server cannot divert them), ``info/attributes`` pins :data:`SERVER_ATTRIBUTES` (a
+    member's push that edits ``.gitattributes`` cannot turn the index merge driver off,
+    nor re-encode, filter or union-merge files), and receive checks objects and caps
+    the pack size. Call it at
     creation or migration, holding the repository's lock: it may write ``.git/config``.
     """
     git_dir = Path(git_dir).resolve()
@@ -102,7 +118,7 @@ def restore_hook_files(
         hooks_dir / name: (hook_script(module, python, source_root), 0o755)
         for name, module in HOOK_MODULES.items()
     }
-    wanted[git_dir / "info" / "attributes"] = (GITATTRIBUTES, 0o644)
+    wanted[git_dir / "info" / "attributes"] = (SERVER_ATTRIBUTES, 0o644)
     changed = False
     for path, (text, mode) in wanted.items():
         if _reads(path) != text:
