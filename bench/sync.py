@@ -1,6 +1,6 @@
 """Benchmark team sync over HTTP against plain git, measured in the same run.
 
-    python bench/sync.py [--files 1000] [--rounds 10]
+    python bench/sync.py [--files 1000] [--rounds 10] [--members 20] [--pushes 5]
 
 Sets up a throwaway memsync (its own data directory, SQLite, a bundled Redis), one
 project of N memory files, gunicorn with memsync's production command line and one
@@ -11,7 +11,10 @@ Celery worker, then measures with the real git CLI:
     from the repository's local path over the file transport (``file://``);
   * an incremental ``git pull`` of one new commit on main, through the same three;
   * the time from ``git push`` of one commit to ``members/<user>`` until that commit is
-    merged into ``main`` by the worker (push, hooks, queue, merge), and the push alone.
+    merged into ``main`` by the worker (push, hooks, queue, merge), and the push alone;
+  * a crowd: ``--members`` members (20) pushing ``--pushes`` commits each (5) at the same
+    time, each a new topic file with its index entry: failed and lost pushes, push
+    latency p50/p95/max, and time from push to ``main`` p50/p95/max.
 
 memsync's requests carry the token in ``http.extraHeader`` (what a configured client
 does); a client that waits for the 401 challenge pays one extra round trip per command.
@@ -159,6 +162,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--members", type=int, default=20)
+    parser.add_argument("--pushes", type=int, default=5)
     options = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="memsync-bench-sync-") as tmp:
@@ -175,6 +180,7 @@ def main() -> None:
         processes: list[subprocess.Popen[bytes]] = []
         try:
             run_benchmark(base, env, options.files, options.rounds, processes)
+            run_crowd(base, env, options.members, options.pushes)
         finally:
             for process in processes:
                 process.terminate()
@@ -219,6 +225,7 @@ def run_benchmark(
     cgi = ThreadingHTTPServer(("127.0.0.1", cgi_port), BackendHandler)
     threading.Thread(target=cgi.serve_forever, daemon=True).start()
     wait_for_http(f"http://127.0.0.1:{web_port}/healthz", web)
+    (base / "web-url").write_text(f"http://127.0.0.1:{web_port}")
 
     home = base / "home"
     home.mkdir()
@@ -285,6 +292,101 @@ def run_benchmark(
     print()
     print(f"push to members/{USER} (hooks included): median {median_ms(push_times):.0f} ms")
     print(f"push until merged into main:          median {median_ms(merged_times):.0f} ms")
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def run_crowd(base: Path, env: dict[str, str], members: int, pushes: int) -> None:
+    """``members`` people pushing ``pushes`` commits each, all at once, to the server
+    (and worker) ``run_benchmark`` started."""
+    web_url = (base / "web-url").read_text()
+    names = [f"crowd{n:02d}" for n in range(1, members + 1)]
+    tokens = {}
+    for name in names:
+        manage(env, "memsync_member", "add", SLUG, name, "--role", "member")
+        tokens[name] = manage(env, "memsync_token", "create", name).strip().splitlines()[-1]
+    server_repo = MemoryRepo(base / "data" / "projects" / SLUG / "repo")
+    push_times: list[float] = []
+    merged_times: list[float] = []
+    failures: list[str] = []
+    pushed: list[tuple[str, float]] = []
+    guard = threading.Lock()
+
+    def member(name: str) -> None:
+        home = base / "crowd" / name
+        home.mkdir(parents=True)
+        (home / ".gitconfig").write_text(f"[user]\n\tname = {name}\n\temail = {name}@x.invalid\n")
+        client_env = {**os.environ, "HOME": str(home), "GIT_CONFIG_NOSYSTEM": "1"}
+        pair = base64.b64encode(f"{name}:{tokens[name]}".encode()).decode()
+        auth = ["-c", f"http.extraHeader=Authorization: Basic {pair}"]
+        clone = home / "clone"
+        git(*auth, "clone", "-q", f"{web_url}/git/{SLUG}.git", str(clone), env=client_env)
+        git("checkout", "-q", "-b", f"members/{name}", cwd=clone)
+        for n in range(pushes):
+            topic = f"{name}_{n}.md"
+            (clone / topic).write_text(
+                f"---\nname: {name} {n}\ndescription: {name}'s fact {n}\ntype: project\n---\n\n"
+                f"{name}'s fact {n}.\n\n**Why:** it came up.\n**How to apply:** remember it.\n"
+            )
+            with (clone / "MEMORY.md").open("a") as index:
+                index.write(f"- [{name} {n}]({topic}) — {name}'s fact {n}\n")
+            git("add", "--all", cwd=clone)
+            git("commit", "-q", "-m", f"{name} {n}", cwd=clone, env=client_env)
+            sha = git("rev-parse", "HEAD", cwd=clone)
+            started = time.perf_counter()
+            try:
+                git(*auth, "push", "-q", "origin", f"members/{name}", cwd=clone, env=client_env)
+            except subprocess.CalledProcessError as error:
+                with guard:
+                    failures.append(f"{name} push {n}: {error.stderr.strip()[-300:]}")
+                continue
+            with guard:
+                push_times.append(time.perf_counter() - started)
+                pushed.append((sha, started))
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=member, args=(name,)) for name in names]
+    for thread in threads:
+        thread.start()
+    waiting = {}
+    deadline = time.perf_counter() + 1800
+    while any(thread.is_alive() for thread in threads) or waiting or len(pushed) > 0:
+        with guard:
+            for sha, at in pushed:
+                waiting[sha] = at
+            pushed.clear()
+        for sha, at in list(waiting.items()):
+            if server_repo.is_ancestor(sha, "main"):
+                merged_times.append(time.perf_counter() - at)
+                del waiting[sha]
+        if time.perf_counter() > deadline:
+            break
+        time.sleep(0.05)
+    total = time.perf_counter() - started
+    main_files = set(server_repo.files("main"))
+    lost = [
+        f"{name}_{n}.md"
+        for name in names
+        for n in range(pushes)
+        if f"{name}_{n}.md" not in main_files
+    ]
+    print()
+    print(f"{members} members x {pushes} concurrent pushes in {total:.0f}s: "
+          f"{len(failures)} failed, {len(lost)} lost")  # fmt: skip
+    for label, samples in (
+        ("push (hooks included)", push_times),
+        ("push until in main", merged_times),
+    ):
+        if samples:
+            print(
+                f"{label:24} p50 {percentile(samples, 0.5):6.2f}s  "
+                f"p95 {percentile(samples, 0.95):6.2f}s  max {max(samples):6.2f}s"
+            )
+    for failure in failures[:5]:
+        print(f"  failed: {failure}")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ an oversized body, 422 a transcript still carrying memsync's injected recall con
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -32,6 +31,7 @@ from memsync.sync.status import BranchState, team_status
 
 from .auth import WWW_AUTHENTICATE, authenticate, membership_for
 from .models import ConflictItem, ConflictStatus, Membership, Role, SessionRecord
+from .request_limits import MAX_INT, BodyError, json_object
 from .sync import open_repository, request_dream_gate_check
 from .tasks.extract import request_extraction, request_redaction
 
@@ -183,20 +183,10 @@ def _refuse_injected_context(transcript: str) -> None:
 
 
 def _json_body(request: HttpRequest) -> dict[str, Any]:
-    limit = transcript_limit() + _ENVELOPE_BYTES
-    declared = request.META.get("CONTENT_LENGTH") or "0"
-    if declared.isdigit() and int(declared) > limit:
-        raise ApiError(413, f"request body over {limit:,} bytes")
-    raw = request.read(limit + 1)
-    if len(raw) > limit:
-        raise ApiError(413, f"request body over {limit:,} bytes")
     try:
-        body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as failure:
-        raise ApiError(400, f"the body is not valid JSON: {failure}") from None
-    if not isinstance(body, dict):
-        raise ApiError(400, "the body must be a JSON object")
-    return body
+        return json_object(request, transcript_limit() + _ENVELOPE_BYTES)
+    except BodyError as refused:
+        raise ApiError(refused.status, str(refused)) from None
 
 
 def _session_report(body: dict[str, Any]) -> dict[str, Any]:
@@ -215,11 +205,17 @@ def _session_report(body: dict[str, Any]) -> dict[str, Any]:
         raise ApiError(400, f"touched_at: {touched!r} is not an ISO 8601 date and time") from None
     if touched_at.tzinfo is None:
         touched_at = touched_at.replace(tzinfo=UTC)
+    try:
+        touched_at = touched_at.astimezone(UTC)
+    except OverflowError:  # year 1 with a positive offset, year 9999 with a negative one
+        raise ApiError(400, f"touched_at: {touched!r} is out of range") from None
     if touched_at > timezone.now() + FUTURE_TOLERANCE:
         raise ApiError(400, "touched_at: is in the future")
     messages = body.get("messages", 0)
     if isinstance(messages, bool) or not isinstance(messages, int) or messages < 0:
         raise ApiError(400, "messages: must be a whole number, 0 or more")
+    if messages > MAX_INT:
+        raise ApiError(400, f"messages: {messages} is over the maximum of {MAX_INT:,}")
     transcript = body.get("transcript")
     if transcript is not None and not isinstance(transcript, str):
         raise ApiError(400, "transcript: must be text (the session's JSONL)")

@@ -30,9 +30,11 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 
+from memsync.sync.hooks import restore_hook_files
+
 from .auth import WWW_AUTHENTICATE, authenticate, membership_for
 from .models import Project, Role
-from .sync import MERGE_TASK, open_repository
+from .sync import MERGE_TASK
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +90,9 @@ def git_endpoint(request: HttpRequest, slug: str, git_path: str) -> HttpResponse
     if not (project.repo_dir / ".git").is_dir():
         return _text(404, f"repository {slug}.git not found")
     if service == "git-receive-pack":
-        open_repository(project)  # puts the hooks back if they changed
+        # A hook edited or deleted on the server's disk is put back before it is needed
+        # (files only: the repository's config is never written on a request).
+        restore_hook_files(project.repo_dir / ".git")
     return _relay(request, project, git_path, auth.user.username)
 
 

@@ -75,7 +75,8 @@ def recall_view(request: HttpRequest, membership: Membership) -> JsonResponse:
 def _limit(raw: str | None) -> int:
     if raw is None or raw == "":
         return MAX_RESULTS
-    if not raw.isdigit() or not 1 <= int(raw) <= MAX_RESULTS:
+    # isascii: "²".isdigit() is True, and int() refuses it.
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_RESULTS:
         raise ApiError(400, f"limit: a whole number from 1 to {MAX_RESULTS}")
     return int(raw)
 

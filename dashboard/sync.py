@@ -8,13 +8,12 @@ admin commands and the dashboard.
 
 from __future__ import annotations
 
-import sys
-
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 from memsync.store import Identity, MemoryRepo
+from memsync.store.repo import MERGE_DRIVER_NAME, merge_driver_command
 from memsync.sync.hooks import install_hooks
 from memsync.sync.merge import (
     Member,
@@ -34,6 +33,13 @@ from .models import ConflictItem, ConflictStatus, Project
 # must not import each other can still enqueue by name.
 MERGE_TASK = "dashboard.tasks.sync.merge_member_branch"
 DREAM_GATE_TASK = "dashboard.tasks.dream.check_dream_gates"
+# Publishing from a request: one quick retry, then give up (logged by ``on_commit(...,
+# robust=True)``). The periodic sweep queues whatever could not be (dashboard.recovery), so
+# an unreachable broker costs the request a second, not the minute of Celery's defaults.
+QUICK_PUBLISH: dict = {
+    "retry": True,
+    "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0.5},
+}
 # An address for users without one: Git needs an email, and .invalid never delivers.
 FALLBACK_EMAIL_DOMAIN = "users.memsync.invalid"
 
@@ -47,18 +53,40 @@ def member_for(username: str) -> Member:
 def create_repository(project: Project) -> MemoryRepo:
     """Initialise the project's repository (idempotent) with memsync's hooks."""
     repo = MemoryRepo.init(project.repo_dir)
-    install_hooks(project.repo_dir / ".git", python=sys.executable)
+    configure_repository(repo)
     return repo
+
+
+def configure_repository(repo: MemoryRepo) -> None:
+    """What the server keeps in a repository's git directory, written under its lock when
+    the repository is created and again at each ``manage.py migrate`` (a deploy): marked
+    as the server's (interrupted operations are cleared), and memsync's hooks."""
+    with repo.lock.held():
+        repo.mark_server_owned()
+        install_hooks(repo.path / ".git")
+        driver = f"merge.{MERGE_DRIVER_NAME}.driver"
+        wanted = merge_driver_command()
+        if repo.git.run_status("config", "--get", driver)[1].strip() != wanted:
+            repo.git.run("config", driver, wanted)  # a moved or upgraded installation
+
+
+def configure_all_repositories() -> int:
+    """:func:`configure_repository` for every project that has a repository."""
+    configured = 0
+    for project in Project.objects.only("pk", "slug").iterator():
+        if (project.repo_dir / ".git").is_dir():
+            configure_repository(MemoryRepo(project.repo_dir))
+            configured += 1
+    return configured
 
 
 def open_repository(project: Project) -> MemoryRepo:
-    """The project's repository, with its hooks put back if they changed or went missing.
+    """The project's repository, as it is: nothing is written on the way (its hooks and
+    config are written at creation and migration, :func:`configure_repository`).
 
     Raises ``memsync.store.StoreError`` when the repository was never created.
     """
-    repo = MemoryRepo(project.repo_dir)
-    install_hooks(project.repo_dir / ".git", python=sys.executable)
-    return repo
+    return MemoryRepo(project.repo_dir)
 
 
 def request_dream_gate_check(project_id: int, trigger: str) -> None:
@@ -71,7 +99,8 @@ def request_dream_gate_check(project_id: int, trigger: str) -> None:
     from memsync.celery import app
 
     transaction.on_commit(
-        lambda: app.send_task(DREAM_GATE_TASK, args=[project_id, trigger]), robust=True
+        lambda: app.send_task(DREAM_GATE_TASK, args=[project_id, trigger], **QUICK_PUBLISH),
+        robust=True,
     )
 
 

@@ -182,6 +182,12 @@ MEMSYNC_DREAM_TOKEN_BUDGET = int(env_number("MEMSYNC_DREAM_TOKEN_BUDGET", 400_00
 MEMSYNC_DREAM_ENGINE = env_str("MEMSYNC_DREAM_ENGINE")
 
 MEMSYNC_MERGE_SWEEP_SECONDS = env_number("MEMSYNC_MERGE_SWEEP_SECONDS", 900)
+# The sweep calls a merge or extraction run abandoned when no live worker runs its task
+# and it started over this long ago (dashboard.recovery), and queues the extraction of an
+# upload stored this long ago that no extraction run followed (the broker was down).
+MEMSYNC_ABANDONED_RUN_SECONDS = env_number("MEMSYNC_ABANDONED_RUN_SECONDS", 120)
+# How far back the sweep looks for such uploads (by the session's last activity).
+MEMSYNC_UPLOAD_SWEEP_DAYS = env_number("MEMSYNC_UPLOAD_SWEEP_DAYS", 7)
 # How often the worker removes stale push quarantines and writes commit-graphs.
 MEMSYNC_UPKEEP_SECONDS = env_number("MEMSYNC_UPKEEP_SECONDS", 3600)
 

@@ -38,7 +38,7 @@ from memsync.store.lock import RepoLockTimeout
 from memsync.sync.refs import extraction_branch
 
 from ..models import Run, RunKind, RunStatus, SessionRecord
-from ..sync import identity_for, open_repository
+from ..sync import QUICK_PUBLISH, identity_for, open_repository
 from .sync import merge_member_branch
 
 EXTRACT_TASK = "dashboard.tasks.extract.extract_uploaded_session"
@@ -54,11 +54,16 @@ _STATUS = {
 
 def request_extraction(record: SessionRecord) -> None:
     """Queue the extraction of `record`'s stored transcript after the commit; nothing
-    for a project that does not take transcripts or a session without one."""
+    for a project that does not take transcripts or a session without one.
+
+    A broker that cannot take it is logged, not raised: the upload is stored, and the
+    periodic sweep queues extractions that never ran (`dashboard.recovery`)."""
     if not record.project.allow_transcripts or not record.transcript:
         return
     record_id = record.pk
-    transaction.on_commit(lambda: extract_uploaded_session.delay(record_id))
+    transaction.on_commit(
+        lambda: extract_uploaded_session.apply_async((record_id,), **QUICK_PUBLISH), robust=True
+    )
 
 
 def request_redaction(record: SessionRecord, held: str) -> None:
@@ -128,6 +133,9 @@ def extract_uploaded_session(self: Task, record_id: int) -> str:
     )
     if not claimed:
         return _finish(run, RunStatus.SKIPPED, "another extraction took these messages")
+    # What to give back if this worker dies mid-run (dashboard.recovery).
+    run.detail = {**run.detail, "claimed": {"since": since, "taken": transcript.next_cursor}}
+    run.save(update_fields=["detail"])
     branch = extraction_branch(record.user.username)
     try:
         result = extract_onto_branch(

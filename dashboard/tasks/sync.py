@@ -13,6 +13,7 @@ from memsync.sync.status import EXTRACTIONS_REFS, unmerged_members
 
 from .. import sync
 from ..models import Project, Run, RunKind, RunStatus
+from ..recovery import abandon_dead_runs, queue_unextracted_uploads
 
 
 @shared_task(bind=True, name=sync.MERGE_TASK)
@@ -76,8 +77,12 @@ def sweep_unmerged_pushes() -> str:
 
     The post-receive hook queues a merge after each push; if it could not (the broker
     was down), or a worker died mid-merge, the push would wait for the member's next one.
-    This periodic sweep makes sure it does not wait longer than one interval.
+    This periodic sweep makes sure it does not wait longer than one interval. It also
+    closes the runs of dead workers and queues extractions the sessions API could not
+    (``dashboard.recovery``).
     """
+    # Runs of dead workers first: the merge pass below is what retries an abandoned merge.
+    abandoned = abandon_dead_runs()
     queued = 0
     for project in Project.objects.only("pk", "slug").iterator():
         if not (project.repo_dir / ".git").exists():
@@ -95,7 +100,11 @@ def sweep_unmerged_pushes() -> str:
             branch = extraction_branch(username)
             merge_member_branch.apply_async((project.pk, username), {"branch": branch})
             queued += 1
-    return f"{queued} member merges queued"
+    uploads = queue_unextracted_uploads()
+    return (
+        f"{queued} member merges queued, {uploads} extractions queued, "
+        f"{len(abandoned)} abandoned runs"
+    )
 
 
 def _finish(run: Run, status: str, summary: str, *, error: str = "") -> None:

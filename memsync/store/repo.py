@@ -32,6 +32,7 @@ from .history import (
     parse_log,
 )
 from .lock import RepoLock
+from .recovery import clear_interrupted, is_server_owned, mark_server_owned
 
 MAIN = "main"
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -162,6 +163,21 @@ class MemoryRepo:
         if self._lock is None:
             self._lock = RepoLock(self._common_dir / "memsync-write.lock")
         return self._lock
+
+    def mark_server_owned(self) -> None:
+        """Make every later write clear what a killed writer left (the server's
+        repositories only: see ``memsync.store.recovery``)."""
+        with self.lock.held():
+            mark_server_owned(self._common_dir)
+
+    def recover(self, *, clean: bool = False) -> list[str]:
+        """Clear an interrupted merge, rebase, revert or cherry-pick and a stale
+        ``index.lock`` in a server repository, under the lock (``clean``: stash any
+        uncommitted change too); returns what was found."""
+        if not is_server_owned(self._common_dir):
+            return []
+        with self.lock.held():
+            return clear_interrupted(self, clean=clean)
 
     # --- refs --------------------------------------------------------------------------
     def head(self) -> str | None:
@@ -383,6 +399,7 @@ class MemoryRepo:
         CommitKind(kind)  # refuse unknown kinds early, with a ValueError naming it
         paragraphs = format_message(kind, summary, trailers, body)
         with self.lock.held():
+            self.recover()
             self._write("add", "--all", "--", *(paths or ["."]))
             return self._commit_staged(paragraphs, author=author, allow_empty=allow_empty)
 
@@ -402,6 +419,7 @@ class MemoryRepo:
         # raises `ConfinementError` before anything is written.
         confined = ConfinedRoot(self.path)
         with self.lock.held():
+            self.recover()
             try:
                 # Every path checked first, so a refusal leaves the tree untouched.
                 for path in targets:
@@ -484,6 +502,7 @@ class MemoryRepo:
             raise StoreError(f"no branch {branch!r} to merge")
         message = format_message(kind, summary or f"merge {branch}", trailers, body)
         with self.lock.held():
+            self.recover(clean=True)
             self._require_clean()
             if self.is_ancestor(theirs, "HEAD"):
                 return MergeResult("up-to-date", commit=self.head())
@@ -541,6 +560,7 @@ class MemoryRepo:
             [("Memsync-Reverts", target), *trailers],
         )
         with self.lock.held():
+            self.recover(clean=True)
             self._require_clean()
             args = ["revert", "--no-commit"] + (["-m", "1"] if info.is_merge else []) + [target]
             status, out, err = self._write(*args, check=False)
@@ -589,6 +609,7 @@ class MemoryRepo:
     def add_worktree(self, path: Path, branch: str, start: str = MAIN) -> MemoryRepo:
         """Check out a new ``branch`` from ``start`` at ``path`` (a dream's workspace)."""
         with self.lock.held():
+            self.recover()
             self.git.run("worktree", "add", "--quiet", "-b", branch, str(path), start)
         return MemoryRepo(path)
 

@@ -6,6 +6,7 @@ another process with its own database connection.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -48,6 +49,16 @@ class WorkerProcess:
             os.kill(self.process.pid, signal)
             self.process.wait(timeout=30)
 
+    def kill_tree(self, signal: int = 9) -> list[int]:
+        """Kill the worker and everything it started (pool processes, their git
+        commands): a machine losing power mid-task. Returns the pids killed."""
+        pids = [self.process.pid, *descendants(self.process.pid)]
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal)
+        self.process.wait(timeout=30)
+        return pids
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
@@ -55,6 +66,23 @@ class WorkerProcess:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid``, from ``/proc`` (children before grandchildren)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, queue = [], [pid]
+    while queue:
+        children = parents.get(queue.pop(0), [])
+        found += children
+        queue += children
+    return found
 
 
 def start_worker(
@@ -65,6 +93,7 @@ def start_worker(
     name: str | None = None,
     env: dict[str, str] | None = None,
     timeout: float = 60.0,
+    extra: tuple[str, ...] = (),
 ) -> WorkerProcess:
     """Start ``celery worker`` and wait until it answers a ping."""
     from memsync.celery import app
@@ -83,7 +112,7 @@ def start_worker(
         # The production command line (memsync.processes), run by this interpreter.
         command = worker_command(
             tuple(queues.split(",")), "-n", name, f"--concurrency={concurrency}",
-            "--pool=prefork", "--without-mingle", "--without-gossip",
+            "--pool=prefork", "--without-mingle", "--without-gossip", *extra,
         )  # fmt: skip
         process = subprocess.Popen(
             [sys.executable, "-m", *command],

@@ -51,8 +51,20 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(log_dir: Path) -> GitServer:
-    """gunicorn with memsync's production command line, against the test database."""
+def other_spelling(python: str) -> str:
+    """The same interpreter by another of its names (``python3`` for ``python``): what a
+    server process writes into a repository must not depend on how it was started."""
+    path = Path(python)
+    for name in ("python3", "python"):
+        other = path.with_name(name)
+        if other.name != path.name and other.exists():
+            return str(other)
+    return python
+
+
+def start_server(log_dir: Path, env: dict[str, str] | None = None) -> GitServer:
+    """gunicorn with memsync's production command line, against the test database,
+    started by another spelling of the interpreter than the tests' own."""
     port = _free_port()
     log_path = log_dir / "gunicorn.log"
     env = {
@@ -60,10 +72,11 @@ def start_server(log_dir: Path) -> GitServer:
         "DATABASE_URL": test_database_url(),
         "REDIS_URL": settings.REDIS_URL,
         "MEMSYNC_DATA_DIR": str(settings.DATA_DIR),
+        **(env or {}),
     }
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", *web_command(f"127.0.0.1:{port}", workers=2)],
+            [other_spelling(sys.executable), "-m", *web_command(f"127.0.0.1:{port}", workers=2)],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,

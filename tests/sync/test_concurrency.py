@@ -1,4 +1,8 @@
-"""Twenty members pushing five commits each at the same time: nothing is lost.
+"""Twenty members pushing five commits each at the same time: none fails, nothing is lost.
+
+The server runs several gunicorn workers started by another spelling of the interpreter
+than the process that created the repository: no request may rewrite the repository's
+config or hooks (two writers racing on ``.git/config`` made pushes fail with 500).
 
 Every commit carries one change with a unique marker. Half the changes are new topic
 files with their `MEMORY.md` entry (they never conflict: the index merges by entry);
@@ -54,6 +58,17 @@ def _member_work(person: GitUser, slug: str, clone: Path, errors: list[str]) -> 
         errors.append(f"{person.username}: {error}")
 
 
+def _configuration(team: Team) -> list[Path]:
+    git_dir = team.git_dir()
+    return [git_dir / "config", git_dir / "info" / "attributes", *(git_dir / "hooks").iterdir()]
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    """Which file this is: git and memsync both replace such files by a rename."""
+    stat = path.stat()
+    return stat.st_ino, stat.st_mtime_ns
+
+
 def test_it_loses_none_of_a_hundred_concurrent_changes(
     crowd: Team, git_server: GitServer, tmp_path: Path, celery_worker_factory
 ):
@@ -67,6 +82,8 @@ def test_it_loses_none_of_a_hundred_concurrent_changes(
         for p in people
     ]
 
+    written = {path: _identity(path) for path in _configuration(crowd)}
+
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -74,6 +91,7 @@ def test_it_loses_none_of_a_hundred_concurrent_changes(
     wait_for_merges(crowd, timeout=600)
 
     assert errors == []
+    assert {path: _identity(path) for path in _configuration(crowd)} == written
     repo = crowd.repo
     main_files = set(repo.files("main"))
     index = repo.read("main", "MEMORY.md").decode()

@@ -1,0 +1,140 @@
+"""What a dead worker or an unreachable broker leaves undone, found by the periodic sweep.
+
+* A merge or extraction ``Run`` stays "running" when its worker is killed: the sweep
+  asks the live workers which tasks they are running, and a run whose task none of
+  them has is marked failed ("abandoned: …"). Its work is retried: the member's branch
+  is still unmerged, so the sweep's merge pass queues it again; an extraction gives
+  its claimed messages back and is queued again.
+* An uploaded transcript whose extraction could not be queued (the broker was down
+  when the upload committed) has no extraction run after it: the sweep queues one.
+
+The working tree the dead worker left is cleared by the next write itself
+(``memsync.store.recovery``); this module only deals with rows and queues.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from .models import Run, RunKind, RunStatus, SessionRecord
+
+log = logging.getLogger(__name__)
+
+# A worker answers a control message within milliseconds unless it is dead or cut off.
+_INSPECT_TIMEOUT = 2.0
+ABANDONABLE = (RunKind.MERGE, RunKind.EXTRACT)
+
+
+def active_task_ids() -> set[str] | None:
+    """Ids of the tasks the live workers are running; None when no worker answered
+    (the broker is down, or nobody is there to ask): then nothing can be called dead."""
+    from memsync.celery import app
+
+    try:
+        replies = app.control.inspect(timeout=_INSPECT_TIMEOUT).active()
+    except Exception as error:  # kombu's connection errors have no common base
+        log.warning("cannot ask the workers what they run: %s", error)
+        return None
+    if not replies:
+        return None
+    return {task["id"] for tasks in replies.values() for task in tasks or ()}
+
+
+def abandon_dead_runs(now: datetime | None = None) -> list[Run]:
+    """Mark merge and extraction runs whose worker died as failed, and retry them.
+
+    Only runs started over ``MEMSYNC_ABANDONED_RUN_SECONDS`` ago are considered, so a
+    worker that was slow to answer once does not lose a run it is still doing (were
+    it wrong, the task's own ending overwrites the row, and the retry changes nothing).
+    """
+    now = now or timezone.now()
+    grace = timedelta(seconds=settings.MEMSYNC_ABANDONED_RUN_SECONDS)
+    candidates = list(
+        Run.objects.filter(
+            status=RunStatus.RUNNING, kind__in=ABANDONABLE, started_at__lte=now - grace
+        ).select_related("project")
+    )
+    if not candidates:
+        return []
+    active = active_task_ids()
+    if active is None:
+        return []
+    abandoned = []
+    for run in candidates:
+        if run.task_id and run.task_id in active:
+            continue
+        # Conditional: a run that finished meanwhile keeps its real ending.
+        claimed = Run.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
+            status=RunStatus.FAILED,
+            finished_at=now,
+            summary=f"abandoned {run.kind}: its worker stopped before it finished",
+            error=f"abandoned: worker {run.worker or '?'} no longer runs task {run.task_id}",
+        )
+        if claimed:
+            abandoned.append(run)
+            if run.kind == RunKind.EXTRACT:
+                _retry_extraction(run)
+    if abandoned:
+        log.warning("abandoned %d run(s) of dead workers: %s", len(abandoned), abandoned)
+    return abandoned
+
+
+def _retry_extraction(run: Run) -> None:
+    from .tasks.extract import extract_uploaded_session
+
+    cursor = run.detail.get("claimed")
+    cursor = cursor if isinstance(cursor, dict) else {}
+    session = run.detail.get("session")
+    record = SessionRecord.objects.filter(project=run.project, session_id=session).first()
+    if record is None:
+        return
+    if isinstance(cursor.get("since"), int) and isinstance(cursor.get("taken"), int):
+        # Give the messages the dead run claimed back (unless a later run moved on).
+        SessionRecord.objects.filter(pk=record.pk, extracted_messages=cursor["taken"]).update(
+            extracted_messages=cursor["since"]
+        )
+    extract_uploaded_session.apply_async((record.pk,))
+
+
+def unextracted_uploads(now: datetime | None = None) -> list[SessionRecord]:
+    """Sessions whose stored transcript changed after their last extraction run started
+    (or that never had one), uploaded over the grace period ago."""
+    now = now or timezone.now()
+    settle = (now - timedelta(seconds=settings.MEMSYNC_ABANDONED_RUN_SECONDS)).timestamp()
+    since = now - timedelta(days=settings.MEMSYNC_UPLOAD_SWEEP_DAYS)
+    due = []
+    records = SessionRecord.objects.filter(
+        project__allow_transcripts=True, touched_at__gte=since
+    ).exclude(transcript="")
+    for record in records.select_related("project"):
+        path = record.project.base_dir / record.transcript
+        try:
+            uploaded = path.stat().st_mtime
+        except OSError:
+            continue
+        if uploaded > settle:
+            continue  # just uploaded: its own extraction is probably queued
+        last = (
+            Run.objects.filter(
+                project=record.project, kind=RunKind.EXTRACT, detail__session=record.session_id
+            )
+            .order_by("-created_at")
+            .values_list("created_at", flat=True)
+            .first()
+        )
+        if last is None or last.timestamp() < uploaded:
+            due.append(record)
+    return due
+
+
+def queue_unextracted_uploads() -> int:
+    from .tasks.extract import extract_uploaded_session
+
+    due = unextracted_uploads()
+    for record in due:
+        extract_uploaded_session.apply_async((record.pk,))
+    return len(due)

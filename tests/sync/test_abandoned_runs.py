@@ -1,0 +1,77 @@
+"""Runs left "running" by a dead worker are closed and retried by the sweep, asked of
+the live workers (issue 10, item 2). Here the dead run is an extraction whose worker
+died after claiming its messages: they are given back and the extraction runs again."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from dashboard.models import Membership, Project, Role, Run, RunKind, RunStatus, SessionRecord
+from dashboard.recovery import abandon_dead_runs
+from dashboard.sync import create_repository
+from tests.extract.sessions import SessionLog
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
+
+
+def test_a_dead_extraction_gives_its_messages_back_and_runs_again(celery_worker):
+    bob = User.objects.create_user("bob-dead", "bob@example.com")
+    project = Project.objects.create(
+        slug=f"dead-{time.monotonic_ns()}", name="Dead", allow_transcripts=True
+    )
+    Membership.objects.create(project=project, user=bob, role=Role.MEMBER)
+    create_repository(project)
+    log = SessionLog().turn("Remember that the mobile team owns the release calendar.")
+    path = log.write(project.transcripts_dir)
+    record = SessionRecord.objects.create(
+        project=project,
+        user=bob,
+        session_id=log.session_id,
+        touched_at=datetime.now(UTC),
+        transcript=path.relative_to(project.base_dir).as_posix(),
+        extracted_messages=2,  # claimed by the run below before its worker died
+    )
+    started = timezone.now() - timedelta(minutes=5)
+    dead = Run.objects.create(
+        project=project,
+        kind=RunKind.EXTRACT,
+        status=RunStatus.RUNNING,
+        task_id="0f5e2c1a-dead-task",
+        worker="gone@nowhere",
+        started_at=started,
+        created_at=started,
+        detail={"session": log.session_id, "claimed": {"since": 0, "taken": 2}},
+    )
+    alive = Run.objects.create(
+        project=project,
+        kind=RunKind.MERGE,
+        status=RunStatus.RUNNING,
+        started_at=timezone.now(),  # within the grace period: not even asked about
+    )
+
+    abandoned = abandon_dead_runs()
+
+    assert [run.pk for run in abandoned] == [dead.pk]
+    dead.refresh_from_db()
+    assert dead.status == RunStatus.FAILED and dead.finished_at is not None
+    assert dead.error == "abandoned: worker gone@nowhere no longer runs task 0f5e2c1a-dead-task"
+    alive.refresh_from_db()
+    assert alive.status == RunStatus.RUNNING
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        retry = Run.objects.filter(kind=RunKind.EXTRACT, finished_at__isnull=False).exclude(
+            pk=dead.pk
+        )
+        if retry.exists():
+            break
+        time.sleep(0.2)
+    [retry_run] = retry
+    assert retry_run.status == RunStatus.SUCCEEDED, (retry_run.summary, retry_run.error)
+    assert retry_run.detail["messages"] == [0, 1]  # the messages the dead run had claimed
+    record.refresh_from_db()
+    assert record.extracted_messages == 2
