@@ -17,8 +17,8 @@ from django.views.decorators.http import require_safe
 
 from memsync.memory import (
     INDEX_FILENAME,
-    MAX_INDEX_BYTES,
     MAX_INDEX_LINES,
+    MAX_INDEX_UNITS,
     MEMORY_TYPES,
     TEAM_DIRNAME,
     IndexEntry,
@@ -93,7 +93,7 @@ class IndexReport:
     rows: list[IndexRow]
     orphans: list[OrphanRow]
     line_count: int = 0
-    byte_count: int = 0
+    unit_count: int = 0  # UTF-16 units, as Claude Code measures MEMORY.md
     first_invisible: int | None = None
     shown_entries: int = 0
     total_entries: int = 0
@@ -101,16 +101,16 @@ class IndexReport:
     problem_rows: list[ProblemRow] = field(default_factory=list)
 
     @property
-    def byte_label(self) -> str:
-        return f"{self.byte_count:,}"
+    def size_label(self) -> str:
+        return f"{self.unit_count:,}"
 
     @property
     def over_lines(self) -> bool:
         return self.line_count > MAX_INDEX_LINES
 
     @property
-    def over_bytes(self) -> bool:
-        return self.byte_count > MAX_INDEX_BYTES
+    def over_size(self) -> bool:
+        return self.unit_count > MAX_INDEX_UNITS
 
 
 def index_report(snapshot: MemorySnapshot, now: datetime, filters: IndexFilterForm) -> IndexReport:
@@ -132,7 +132,7 @@ def index_report(snapshot: MemorySnapshot, now: datetime, filters: IndexFilterFo
     ]
     if index is not None:
         invisible = index.invisible_lines()
-        report.line_count, report.byte_count = index.line_count, index.byte_count
+        report.line_count, report.unit_count = index.line_count, index.unit_count
         report.first_invisible = invisible.start if len(invisible) else None
         entries = {entry.line: entry for entry in index.entries}
         report.total_entries = len(entries)
@@ -217,7 +217,7 @@ def memory_index(request: HttpRequest, slug: str) -> HttpResponse:
             "filters": filters,
             "scope": scope,
             "max_lines": MAX_INDEX_LINES,
-            "max_bytes": f"{MAX_INDEX_BYTES:,}",
+            "max_units": f"{MAX_INDEX_UNITS:,}",
             "tab": "index",
         },
     )

@@ -9,9 +9,9 @@ It does only what it can explain in one line each, and it never loses content:
 3. index entries that point at no file are removed;
 4. topic files no entry links get one (under their type's heading when the index is
    grouped by type);
-5. entries over 150 characters are cut at a word boundary, and what was cut goes
+5. entries over 200 characters are cut at a word boundary, and what was cut goes
    into the memory file unless the file already says it;
-6. ``MEMORY.md`` is brought within 200 lines and 25,000 bytes by moving groups into
+6. ``MEMORY.md`` is brought within 200 lines and 25,000 characters by moving groups into
    sub-indexes (`memsync.dream.index_budget`); steps 3 to 6 are in
    `memsync.dream.pruning`;
 7. memories older than a threshold are listed as possibly stale; their text is not
@@ -41,8 +41,8 @@ from memsync.dream.workspace import DreamDirectory, DreamReport, DreamWriter
 from memsync.memory import (
     INDEX_FILENAME,
     MAX_ENTRY_CHARS,
-    MAX_INDEX_BYTES,
     MAX_INDEX_LINES,
+    MAX_INDEX_UNITS,
     TEAM_DIRNAME,
     age_days,
     rewrite_relative_dates,
@@ -345,7 +345,7 @@ def _summary(report: DreamReport, stale_after_days: int) -> str:
     if report.moved:
         done.append(
             f"moved {_listed(report.moved)} into sub-indexes to keep {INDEX_FILENAME} within "
-            f"{MAX_INDEX_LINES} lines and {MAX_INDEX_BYTES:,} bytes"
+            f"{MAX_INDEX_LINES} lines and {MAX_INDEX_UNITS:,} characters"
         )
     improved = list(report.improved)
     if done:

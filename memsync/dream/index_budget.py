@@ -1,4 +1,5 @@
-"""Keeping ``MEMORY.md`` within what an agent sees: 200 lines and 25,000 bytes (SPEC F3).
+"""Keeping ``MEMORY.md`` within what an agent sees: 200 lines and 25,000 UTF-16 units,
+the limits of `memsync.memory.limits` (SPEC F3).
 
 Nothing is deleted to get there. When the index is too big, whole groups move into
 sub-indexes (see `memsync.dream.index_edit`): a group is the lines under one ``##``
@@ -34,23 +35,22 @@ from memsync.dream.index_edit import (
 )
 from memsync.memory import (
     MAX_ENTRY_CHARS,
-    MAX_INDEX_BYTES,
     MAX_INDEX_LINES,
+    MAX_INDEX_UNITS,
     IndexEntry,
     format_entry,
+    index_fits,
+    utf16_len,
 )
 
 # Room under the limits for the sub-index's own title and a few later additions.
 CHUNK_MAX_LINES = MAX_INDEX_LINES - 20
-CHUNK_MAX_BYTES = MAX_INDEX_BYTES - 2_000
+CHUNK_MAX_UNITS = MAX_INDEX_UNITS - 2_000
 _UNESCAPE = re.compile(r"\\([\[\]])")
 
 
 def within_budget(lines: IndexLines) -> bool:
-    text = lines.render()
-    return len(lines.lines) <= MAX_INDEX_LINES and len(text.encode("utf-8", "surrogateescape")) <= (
-        MAX_INDEX_BYTES
-    )
+    return len(lines.lines) <= MAX_INDEX_LINES and index_fits(lines.render())
 
 
 def slug(title: str) -> str:
@@ -83,7 +83,7 @@ class _Group:
     replace_from: int  # where the group's entries in MEMORY.md go
     chunks: list[str]  # its sub-index files already there
     saving: int  # lines MEMORY.md loses when the group moves
-    bytes: int  # bytes of its lines in MEMORY.md
+    units: int  # UTF-16 units of its lines in MEMORY.md
 
 
 def fit_budget(
@@ -113,14 +113,14 @@ def fit_budget(
         taken = set(files) - {chunk for group in groups for chunk in group.chunks}
         lines, size = len(current.lines), _size(current)
         for group in groups:
-            if lines <= MAX_INDEX_LINES and size <= MAX_INDEX_BYTES:
+            if lines <= MAX_INDEX_LINES and size <= MAX_INDEX_UNITS:
                 break
             tried.add(group.key)
             pointers, new_files, summary = _move(current, files, group, taken)
             replace.update({number: [] for number in group.lines})
             replace[group.replace_from] = pointers
             lines -= group.saving
-            size -= group.bytes - sum(len(line.encode("utf-8")) + 1 for line in pointers)
+            size -= group.units - sum(utf16_len(line) + 1 for line in pointers)
             for path in group.chunks:
                 files.pop(path, None)
                 written.pop(path, None)
@@ -135,7 +135,7 @@ def fit_budget(
 
 
 def _size(lines: IndexLines) -> int:
-    return len(lines.render().encode("utf-8", "surrogateescape"))
+    return utf16_len(lines.render())
 
 
 def _groups(
@@ -169,7 +169,7 @@ def _groups(
                 replace_from=members[0],
                 chunks=chunks,
                 saving=len(members) - pointers,
-                bytes=_bytes(index, members),
+                units=_units(index, members),
             )
         )
     return groups
@@ -208,14 +208,14 @@ def _type_groups(
                 replace_from=members[0],
                 chunks=chunks,
                 saving=len(members) - max(1, len(chunks)),
-                bytes=_bytes(index, members),
+                units=_units(index, members),
             )
         )
     return groups
 
 
-def _bytes(index: IndexLines, members: list[int]) -> int:
-    return sum(len(index.lines[n - 1][0].encode("utf-8", "surrogateescape")) + 1 for n in members)
+def _units(index: IndexLines, members: list[int]) -> int:
+    return sum(utf16_len(index.lines[n - 1][0]) + 1 for n in members)
 
 
 def _chunk_type(path: str, type_of: Mapping[str, str | None]) -> str | None:
@@ -301,8 +301,8 @@ def _split(lines: list[str]) -> list[list[str]]:
     pieces: list[list[str]] = [[]]
     size = 0
     for line in lines:
-        cost = len(line.encode("utf-8", "surrogateescape")) + 1
-        if pieces[-1] and (len(pieces[-1]) >= CHUNK_MAX_LINES or size + cost > CHUNK_MAX_BYTES):
+        cost = utf16_len(line) + 1
+        if pieces[-1] and (len(pieces[-1]) >= CHUNK_MAX_LINES or size + cost > CHUNK_MAX_UNITS):
             pieces.append([])
             size = 0
         pieces[-1].append(line)

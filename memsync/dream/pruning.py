@@ -1,9 +1,9 @@
 """The prune phase of the deterministic dream: the index files (SPEC F3, D8).
 
 Entries that link no file are removed; topic files no entry reaches get one, under
-their type's heading when the index is grouped by type; entries over 150 characters
+their type's heading when the index is grouped by type; entries over 200 characters
 are cut at a word boundary, the cut detail going into the memory unless it already
-says it; and ``MEMORY.md`` is brought within 200 lines and 25,000 bytes by moving
+says it; and ``MEMORY.md`` is brought within 200 lines and 25,000 characters by moving
 groups into sub-indexes (`memsync.dream.index_budget`).
 """
 
@@ -26,8 +26,8 @@ from memsync.dream.workspace import DreamDirectory, DreamReport
 from memsync.memory import (
     INDEX_FILENAME,
     MAX_ENTRY_CHARS,
-    MAX_INDEX_BYTES,
     MAX_INDEX_LINES,
+    MAX_INDEX_UNITS,
     IndexEntry,
     MemoryFile,
     format_entry,
@@ -145,7 +145,7 @@ def _subindex_entry(path: str, lines: IndexLines) -> str:
 
 
 def shorten_entries(directory: DreamDirectory, report: DreamReport) -> None:
-    """Cut entries over 150 characters, keeping what was cut in the memory."""
+    """Cut entries over 200 characters, keeping what was cut in the memory."""
     for path, lines in directory.index_files():
         replace: dict[int, list[str]] = {}
         for entry in lines.index().entries:
@@ -214,13 +214,13 @@ def _keep_cut_detail(
 
 
 def fit_index(directory: DreamDirectory, report: DreamReport) -> None:
-    """Bring MEMORY.md within 200 lines and 25,000 bytes through sub-indexes."""
+    """Bring MEMORY.md within 200 lines and 25,000 characters through sub-indexes."""
     if directory.index is None or within_budget(directory.index):
         return
     shown = directory.shown(INDEX_FILENAME)
     if not directory.can_split:
         report.notes.append(
-            f"{shown} is over {MAX_INDEX_LINES} lines or {MAX_INDEX_BYTES:,} bytes, but "
+            f"{shown} is over {MAX_INDEX_LINES} lines or {MAX_INDEX_UNITS:,} characters, but "
             f"{directory.shown(SUBINDEX_DIRNAME)} is not a plain folder; left for a person"
         )
         return
@@ -237,11 +237,11 @@ def fit_index(directory: DreamDirectory, report: DreamReport) -> None:
         report.notes.append(
             f"{shown}: moved the {group.entries} entries of '{group.title}' into {files}, "
             "linked from one entry each, to keep the index within "
-            f"{MAX_INDEX_LINES} lines and {MAX_INDEX_BYTES:,} bytes"
+            f"{MAX_INDEX_LINES} lines and {MAX_INDEX_UNITS:,} characters"
         )
     if not result.fits:
         report.notes.append(
-            f"{shown} is still over {MAX_INDEX_LINES} lines or {MAX_INDEX_BYTES:,} bytes: "
+            f"{shown} is still over {MAX_INDEX_LINES} lines or {MAX_INDEX_UNITS:,} characters: "
             "what is left is text, not entries, and is never deleted; left for a person"
         )
     # Links one folder down are three characters longer.

@@ -125,7 +125,7 @@ type: <user, feedback, project or reference>
 apply:** lines>
 
 Step 2 — add one line for it to MEMORY.md: `- [Title](file.md) — one-line hook`, \
-under about 150 characters. MEMORY.md is an index, never content, and has no \
+under about 200 characters. MEMORY.md is an index, never content, and has no \
 frontmatter; agents only see its first 200 lines.
 
 - Check the list of existing memories first, and update an existing file rather \

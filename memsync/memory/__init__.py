@@ -19,13 +19,18 @@ from memsync.memory.freshness import (
 )
 from memsync.memory.index import (
     INDEX_FILENAME,
-    MAX_ENTRY_CHARS,
-    MAX_INDEX_BYTES,
-    MAX_INDEX_LINES,
     IndexEntry,
     MemoryIndex,
     format_entry,
     link_file,
+)
+from memsync.memory.limits import (
+    MAX_ENTRY_CHARS,
+    MAX_INDEX_LINES,
+    MAX_INDEX_UNITS,
+    index_fits,
+    size_label,
+    utf16_len,
 )
 from memsync.memory.paths import MAX_SANITIZED_LENGTH, djb2_hash, sanitize_path
 from memsync.memory.problems import Problem, ProblemCode, Severity
@@ -37,8 +42,8 @@ __all__ = [
     "INDEX_FILENAME",
     "LOGS_DIRNAME",
     "MAX_ENTRY_CHARS",
-    "MAX_INDEX_BYTES",
     "MAX_INDEX_LINES",
+    "MAX_INDEX_UNITS",
     "MAX_SANITIZED_LENGTH",
     "MEMORY_TYPES",
     "REQUIRED_FIELDS",
@@ -61,10 +66,13 @@ __all__ = [
     "format_entry",
     "freshness_header",
     "freshness_note",
+    "index_fits",
     "is_log_path",
     "is_subindex_path",
     "is_topic_path",
     "link_file",
     "rewrite_relative_dates",
     "sanitize_path",
+    "size_label",
+    "utf16_len",
 ]
