@@ -12,6 +12,7 @@ import yaml
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
@@ -30,6 +31,7 @@ from memsync.memory import (
     freshness_note,
     is_topic_path,
 )
+from memsync.memory.layout import link_wiki_names, wiki_link_candidates
 from memsync.store import MAIN, BlameLine, CommitInfo, MemoryRepo
 
 from ..access import ProjectAccess, project_for
@@ -257,6 +259,23 @@ def frontmatter_rows(metadata: dict[str, Any]) -> list[FrontmatterRow]:
     return rows
 
 
+def _with_wiki_links(body: str, access: ProjectAccess, repo: MemoryRepo, scope: str) -> str:
+    """Claude Code links related memories as ``[[name]]``: make those links to the
+    memory's page when such a memory exists in the same scope."""
+    if "[[" not in body:
+        return body
+    prefix = scope_prefix(scope)
+    present = set(repo.files(MAIN))
+
+    def target_for(name: str) -> str | None:
+        for candidate in wiki_link_candidates(name):
+            if prefix + candidate in present:
+                return reverse("dashboard:memory", args=[access.project.slug, prefix + candidate])
+        return None
+
+    return link_wiki_names(body, target_for)
+
+
 @login_required
 @require_safe
 def memory_detail(request: HttpRequest, slug: str, path: str) -> HttpResponse:
@@ -294,7 +313,11 @@ def memory_detail(request: HttpRequest, slug: str, path: str) -> HttpResponse:
             "memory": memory,
             "problems": problems,
             "frontmatter": frontmatter_rows(memory.metadata) if memory else [],
-            "body_html": render_markdown(memory.body) if memory and memory.is_text else None,
+            "body_html": (
+                render_markdown(_with_wiki_links(memory.body, access, repo, scope))
+                if memory and memory.is_text
+                else None
+            ),
             "text": text,
             "size": len(data),
             "freshness": Freshness(days),

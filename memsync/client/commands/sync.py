@@ -301,7 +301,12 @@ def _refresh_team_block(args: argparse.Namespace, clone: Any) -> None:
     """Team memories into the private MEMORY.md, the one file Claude Code loads."""
     from memsync.client.team_index import refresh_team_block
 
-    update = refresh_team_block(clone.path.parent, clone.path)
+    try:
+        update = refresh_team_block(clone.path.parent, clone.path)
+    except OSError as error:
+        # The team memory itself is fine; only the index could not be written.
+        print(f"memsync: team block not written: {error}", file=sys.stderr)
+        return
     more = f", {update.hidden} more left to recall" if update.hidden else ""
     _say(args, f"  {update.index}: {update.shown} team memories in context{more}")
     for line in update.moved_out:
