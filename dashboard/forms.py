@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.models import User
+from django.db.models import Q, QuerySet
 
 from memsync.memory import MEMORY_TYPES
 
-from .models import Role
+from .models import Membership, Role
 
 NO_TYPE = "none"
 
@@ -62,15 +63,36 @@ class TokenForm(forms.Form):
 
 
 class MemberAddForm(forms.Form):
+    """Add a user to a project by name — only a user the maintainer may know of.
+
+    That is a colleague from one of the maintainer's projects, or an account in no project
+    yet (made by an administrator to be onboarded); staff may add anyone. A user who works
+    only on projects the maintainer cannot see gets the same answer as a name nobody has,
+    so the form cannot be used to find out who uses the server.
+    """
+
     username = forms.CharField(max_length=150)
     role = forms.ChoiceField(choices=Role.choices, initial=Role.MEMBER)
 
+    def __init__(self, *args: object, adder: User, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.adder = adder
+
     def clean_username(self) -> User:
         name = self.cleaned_data["username"].strip()
-        user = User.objects.filter(username=name).first()
+        user = addable_users(self.adder).filter(username=name).first()
         if user is None:
-            raise forms.ValidationError(f"There is no user named “{name}”.")
+            raise forms.ValidationError(f"There is no user named “{name}” you can add.")
         return user
+
+
+def addable_users(adder: User) -> QuerySet[User]:
+    active = User.objects.filter(is_active=True)
+    if adder.is_staff or adder.is_superuser:
+        return active
+    their_projects = Membership.objects.filter(user=adder).values("project")
+    colleagues = Q(memberships__project__in=their_projects)
+    return active.filter(colleagues | Q(memberships__isnull=True)).distinct()
 
 
 class RoleForm(forms.Form):

@@ -8,7 +8,10 @@ a parser quirk cannot smuggle a tag, an event handler or a ``javascript:`` URL p
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import nh3
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 
@@ -36,8 +39,32 @@ _parser = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable(
 )
 
 
+# markdown-it's inline scanning is superlinear on hostile input (240 KB of "[" took 6 s a
+# page view). Real memory bodies are a few KB; past this size a body is shown as plain
+# text, which costs microseconds whatever it holds.
+RENDER_LIMIT_CHARS = 20_000
+
+
 def render_markdown(text: str) -> SafeString:
-    """Sanitized HTML for a memory body; safe to put in a template as it is."""
+    """Sanitized HTML for a memory body; safe to put in a template as it is.
+
+    Rendered once per distinct body (the same blob is shown on many pages and views).
+    """
+    if len(text) > RENDER_LIMIT_CHARS:
+        return _plain(text)
+    return _render(text)
+
+
+def _plain(text: str) -> SafeString:
+    notice = (
+        f'<p class="notice">Shown as plain text: {len(text):,} characters is over the '
+        f"{RENDER_LIMIT_CHARS:,}-character limit for rendering Markdown.</p>"
+    )
+    return mark_safe(f'{notice}<pre class="memory-plain">{escape(text)}</pre>')  # noqa: S308
+
+
+@lru_cache(maxsize=512)
+def _render(text: str) -> SafeString:
     html = _parser.render(text)
     clean = nh3.clean(
         html,

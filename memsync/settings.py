@@ -88,6 +88,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "dashboard.security.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "memsync.urls"
@@ -181,6 +182,8 @@ MEMSYNC_DREAM_TOKEN_BUDGET = int(env_number("MEMSYNC_DREAM_TOKEN_BUDGET", 400_00
 MEMSYNC_DREAM_ENGINE = env_str("MEMSYNC_DREAM_ENGINE")
 
 MEMSYNC_MERGE_SWEEP_SECONDS = env_number("MEMSYNC_MERGE_SWEEP_SECONDS", 900)
+# How often the worker removes stale push quarantines and writes commit-graphs.
+MEMSYNC_UPKEEP_SECONDS = env_number("MEMSYNC_UPKEEP_SECONDS", 3600)
 
 # --- Uploaded transcripts and their extraction ---------------------------------------------
 # Transcripts of long Claude Code sessions run to a few megabytes; the sessions API refuses a
@@ -203,6 +206,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "dashboard.tasks.sync.sweep_unmerged_pushes",
         "schedule": MEMSYNC_MERGE_SWEEP_SECONDS,
         "options": {"expires": MEMSYNC_MERGE_SWEEP_SECONDS * 0.9},
+    },
+    "repository-upkeep": {
+        "task": "dashboard.tasks.upkeep.keep_repositories",
+        "schedule": MEMSYNC_UPKEEP_SECONDS,
+        "options": {"expires": MEMSYNC_UPKEEP_SECONDS * 0.9},
     },
 }
 
@@ -229,7 +237,11 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
-if not DEBUG:
+# Served over plain HTTP on one machine (the demo, with DEBUG off as in production):
+# no redirect to HTTPS, no HSTS, cookies not limited to HTTPS. Never behind a public address.
+MEMSYNC_PLAIN_HTTP = env_bool("MEMSYNC_PLAIN_HTTP", False)
+
+if not DEBUG and not MEMSYNC_PLAIN_HTTP:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True

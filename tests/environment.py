@@ -21,7 +21,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memsync.settings")
 os.environ.pop("ANTHROPIC_API_KEY", None)
 os.environ.pop("ANTHROPIC_BASE_URL", None)
 
-if os.environ.get("REDIS_URL"):
+_given_redis = bool(os.environ.get("REDIS_URL"))
+if _given_redis:
     # A Redis database given to the test run (CI uses its own number): start it empty so
     # no task queued by an earlier run reaches this run's workers.
     import redis
@@ -32,6 +33,14 @@ else:
 
     _redis_dir = _run_dir / "redis"
     os.environ["REDIS_URL"] = bundled_redis.ensure_running(_redis_dir)
-    atexit.register(bundled_redis.stop, _redis_dir)
 
-atexit.register(shutil.rmtree, _run_dir, ignore_errors=True)
+
+def _clean_up() -> None:
+    # One function, in this order: the bundled server is found through the pid file
+    # inside the run directory, so it must stop before the directory goes.
+    if not _given_redis:
+        bundled_redis.stop(_run_dir / "redis")
+    shutil.rmtree(_run_dir, ignore_errors=True)
+
+
+atexit.register(_clean_up)

@@ -3,5 +3,6 @@
 Tasks are thin: ids in, re-fetch, one domain call, a Run row written, a short summary out.
 """
 
-# Importing registers the tasks: the dream's, extraction of uploaded transcripts, member merges.
-from . import dream, extract, sync  # noqa: F401
+# Importing registers the tasks: the dream's, extraction of uploaded transcripts, member
+# merges, repository upkeep.
+from . import dream, extract, sync, upkeep  # noqa: F401

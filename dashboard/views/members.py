@@ -14,7 +14,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from ..access import ProjectAccess, project_for
+from ..access import ProjectAccess, project_for, signed_in_user
 from ..forms import MemberAddForm, RoleForm
 from ..models import Membership, Role
 
@@ -57,14 +57,14 @@ def _is_last_maintainer(membership: Membership) -> bool:
 @require_safe
 def member_list(request: HttpRequest, slug: str) -> HttpResponse:
     access = project_for(request, slug, Role.MAINTAINER)
-    return _page(request, access, MemberAddForm())
+    return _page(request, access, MemberAddForm(adder=signed_in_user(request)))
 
 
 @login_required
 @require_POST
 def member_add(request: HttpRequest, slug: str) -> HttpResponse:
     access = project_for(request, slug, Role.MAINTAINER)
-    form = MemberAddForm(request.POST)
+    form = MemberAddForm(request.POST, adder=signed_in_user(request))
     if not form.is_valid():
         return _page(request, access, form)
     user, role = form.cleaned_data["username"], form.cleaned_data["role"]

@@ -10,7 +10,9 @@ of them (and the Redis it started).
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
+import secrets
 import signal
 import socket
 import sys
@@ -19,6 +21,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from types import FrameType
+from typing import IO
 
 from memsync.demo.supervisor import Child, Supervisor
 
@@ -54,6 +57,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    _run_as_in_production(args.host)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memsync.settings")
     import django
 
@@ -63,11 +67,19 @@ def main(argv: list[str] | None = None) -> int:
     from memsync import bundled_redis
     from memsync.processes import DEFAULT_QUEUES, beat_command, web_command, worker_command
 
+    data: Path = settings.DATA_DIR
+    running = _claim(data)
+    if running is not None:
+        print(
+            f"demo: another demo already runs on {data} (pid {running}); stop it with Ctrl-C "
+            "there, or give this one its own folder with MEMSYNC_DATA_DIR=…",
+            flush=True,
+        )
+        return 2
     if not _port_free(args.host, args.port):
         print(f"demo: {args.host}:{args.port} is in use; choose another with --port", flush=True)
         return 2
     base: Path = settings.BASE_DIR
-    data: Path = settings.DATA_DIR
     logs = data / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     python = sys.executable
@@ -210,6 +222,53 @@ def _report_exit(child: Child) -> None:
     tail = child.log_tail()
     if tail:
         print(tail, flush=True)
+
+
+def _run_as_in_production(host: str) -> None:
+    """DEBUG off, as in production (styled error pages, no tracebacks), over plain HTTP.
+
+    Every process the demo starts inherits this environment. The secret key is made once
+    per data folder and kept there, so sessions survive a restart. Anything already set in
+    the environment wins.
+    """
+    data = Path(os.environ.get("MEMSYNC_DATA_DIR") or Path(__file__).resolve().parents[2] / "var")
+    data.mkdir(parents=True, exist_ok=True)
+    key_file = data / "secret-key"
+    if not key_file.exists():
+        descriptor = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as out:
+            out.write(secrets.token_urlsafe(50))
+    hosts = ["localhost", "127.0.0.1", "[::1]"]
+    if host not in ("0.0.0.0", *hosts):  # noqa: S104
+        hosts.append(host)
+    os.environ.setdefault("DEBUG", "0")
+    os.environ.setdefault("MEMSYNC_PLAIN_HTTP", "1")
+    os.environ.setdefault("SECRET_KEY", key_file.read_text().strip())
+    os.environ.setdefault("ALLOWED_HOSTS", ",".join(hosts))
+
+
+# Held for the demo's whole life: a second demo on the same folder would start a second
+# worker and beat under the same names, sharing one database and one Redis.
+_claimed: IO[str] | None = None
+
+
+def _claim(data: Path) -> int | None:
+    """Claim ``data`` for this demo; the pid of the demo holding it, if another does."""
+    global _claimed
+    data.mkdir(parents=True, exist_ok=True)
+    handle = (data / "demo.pid").open("a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip()
+        handle.close()
+        return int(holder) if holder.isdigit() else -1
+    handle.truncate(0)
+    handle.write(str(os.getpid()))
+    handle.flush()
+    _claimed = handle  # the lock lasts as long as the process; the kernel drops it on exit
+    return None
 
 
 def _port_free(host: str, port: int) -> bool:

@@ -65,6 +65,14 @@ class Session:
         self.context = browser.new_context(base_url=base_url, viewport=viewport)  # type: ignore[attr-defined]
         self.page = self.context.new_page()
         self.page.set_default_timeout(15_000)
+        # Anything the Content-Security-Policy blocked: a page that needs it is broken.
+        self.csp_violations: list[str] = []
+        self.page.on("console", self._note_csp_violation)
+
+    def _note_csp_violation(self, message: object) -> None:
+        text = str(message.text)  # type: ignore[attr-defined]
+        if "Content Security Policy" in text:
+            self.csp_violations.append(f"{self.page.url}: {text}")
 
     def login(self, username: str) -> Session:
         page = self.page
@@ -98,5 +106,7 @@ def open_session(browser, live_server) -> Iterator[object]:
         return session
 
     yield open_
+    violations = [text for session in sessions for text in session.csp_violations]
     for session in sessions:
         session.context.close()
+    assert not violations, "the Content-Security-Policy blocked:\n" + "\n".join(violations)

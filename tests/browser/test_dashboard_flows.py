@@ -193,6 +193,7 @@ def test_screenshots_of_the_main_pages_at_1280_px_and_in_a_narrow_window(scene, 
         for name, path in pages.items():
             response = session.page.goto(path)
             assert response is not None and response.status == 200, (name, path)
+            assert "script-src 'self'" in response.headers["content-security-policy"], name
             session.page.wait_for_load_state("networkidle")
             session.screenshot(name + suffix)
             overflow = session.horizontal_overflow()

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
@@ -84,6 +85,7 @@ def build_scene(world: World) -> Scene:
     bob_token = AccessToken.objects.filter(user=world.users["bob"]).first()
     assert bob_token is not None
     carol = Membership.objects.get(project=world.acme, user=world.users["carol"])
+    User.objects.create_user("newcomer", "newcomer@example.com", "pw")
     return Scene(
         world, extraction, outcome.dream_id, run.pk, conflict.pk, bob_token.pk, carol.pk, tokens
     )
@@ -132,6 +134,7 @@ RULES: dict[str, Rule] = {
         ),
     ),
     "healthz": Rule(none, (Case("GET", PUBLIC),)),
+    "favicon": Rule(none, (Case("GET", dict.fromkeys(ORDER, 301)),)),
     "dashboard:projects": Rule(none, page(SIGNED_IN)),
     "dashboard:tokens": Rule(none, page(SIGNED_IN)),
     "dashboard:token-create": Rule(none, action(SIGNED_IN, name="laptop")),
@@ -160,7 +163,8 @@ RULES: dict[str, Rule] = {
     "dashboard:conflict": Rule(lambda s: ["acme", s.conflict_id], page()),
     "dashboard:conflict-resolve": Rule(lambda s: ["acme", s.conflict_id], action(choice="theirs")),
     "dashboard:members": Rule(acme, page(MAINTAIN_PAGE)),
-    "dashboard:member-add": Rule(acme, action(username="mallory", role="viewer")),
+    # A newcomer in no project yet: any maintainer may add them (dashboard/forms.py).
+    "dashboard:member-add": Rule(acme, action(username="newcomer", role="viewer")),
     "dashboard:member-role": Rule(lambda s: ["acme", s.carol_membership_id], action(role="member")),
     "dashboard:member-remove": Rule(lambda s: ["acme", s.carol_membership_id], action()),
     # Token routes: a browser session alone is refused; the persona's token is judged by

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import base64
+import re
 
 from django.contrib.auth.models import User
 from django.urls import reverse
 
 from dashboard.models import AccessToken, Membership, Role, hash_token
+
+
+def same_page(a: str, b: str) -> bool:
+    """Equal but for the per-response CSRF tokens."""
+    token = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
+    return token.sub("", a) == token.sub("", b)
 
 
 def members_url() -> str:
@@ -39,9 +46,29 @@ def test_adding_an_unknown_or_existing_user_says_why(world):
     unknown = alice.post(url, {"username": "nobody", "role": "member"}).content.decode()
     twice = alice.post(url, {"username": "bob", "role": "viewer"}).content.decode()
 
-    assert "There is no user named “nobody”." in unknown
+    assert "There is no user named “nobody” you can add." in unknown
     assert "bob is already a member." in twice
     assert membership(world, "bob").role == Role.MEMBER
+
+
+def test_a_maintainer_cannot_find_or_add_users_of_projects_they_cannot_see(world):
+    # erin works only on "other"; alice maintains only "acme".
+    erin = User.objects.create_user("erin", "erin@example.com", "pw")
+    Membership.objects.create(project=world.other, user=erin, role=Role.MEMBER)
+    url = reverse("dashboard:member-add", args=["acme"])
+
+    hidden = world.client("alice").post(url, {"username": "erin", "role": "member"})
+    unknown = world.client("alice").post(url, {"username": "nobody", "role": "member"})
+
+    assert not Membership.objects.filter(project=world.acme, user=erin).exists()
+    assert "There is no user named “erin” you can add." in hidden.content.decode()
+    # The same answer as for a name nobody has: the form reveals nothing.
+    assert same_page(hidden.content.decode().replace("erin", "nobody"), unknown.content.decode())
+    staff = world.users["alice"]
+    staff.is_staff = True
+    staff.save()
+    world.client("alice").post(url, {"username": "erin", "role": "member"})
+    assert Membership.objects.filter(project=world.acme, user=erin).exists()
 
 
 def test_a_maintainer_changes_a_role_and_removes_a_member(world):

@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 
 from django.urls import reverse
 
-from dashboard.markdown import render_markdown
+from dashboard.markdown import RENDER_LIMIT_CHARS, render_markdown
 from memsync.store import CommitKind, Identity
 from tests.dashboard.world import commit_memories, dream, entry, topic
 
@@ -84,6 +84,28 @@ def test_the_sanitizer_allows_only_safe_link_schemes():
     assert 'href="https://ok.example"' in html and 'href="mailto:x@example.com"' in html
     assert "vbscript" not in html.replace("[c](vbscript:x)", "")
     assert 'href="vbscript' not in html and 'href="file' not in html
+
+
+def test_a_huge_hostile_body_is_shown_as_escaped_plain_text(world):
+    # 240 KB of "[" kept markdown-it busy for 6 s a view; past the limit the page shows
+    # the text itself, escaped, and says why.
+    body = "<script>alert(1)</script>" + "[" * 240_000
+    data = f"---\nname: brackets\ndescription: hostile\ntype: project\n---\n{body}\n"
+    commit_memories(world.repo(), {"brackets.md": data.encode()})
+
+    page = world.client("carol").get(memory_url("brackets.md")).content.decode()
+
+    article = page.split('<article class="markdown">', 1)[1].split("</article>", 1)[0]
+    assert "over the 20,000-character limit for rendering Markdown" in article
+    assert '<pre class="memory-plain">&lt;script&gt;alert(1)&lt;/script&gt;[[[' in article
+    assert {tag for tag, _ in Elements(article).found} == {"p", "pre"}
+
+
+def test_a_body_at_the_limit_is_still_rendered_as_markdown():
+    text = "**bold** " + "x" * (RENDER_LIMIT_CHARS - 9)
+
+    assert render_markdown(text).startswith("<p><strong>bold</strong>")
+    assert "memory-plain" in render_markdown(text + "x")
 
 
 def test_it_shows_the_frontmatter_as_a_table_keeping_unknown_keys(world):

@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from datetime import UTC, datetime
@@ -236,6 +237,16 @@ def test_the_demo_script_serves_the_dashboard_and_ctrl_c_stops_every_process(tmp
             commands = " | ".join(running.values())
             for part in ("memsync.demo", "celery", " worker ", " beat ", "gunicorn", "redis"):
                 assert part in commands, commands
+            if run == 1:
+                # DEBUG is off as in production: a styled 404, not Django's debug page.
+                with pytest.raises(urllib.error.HTTPError) as missing:
+                    signed_in_page(demo.url, "alice", "alice-demo", "p/no-such-project/")
+                assert missing.value.code == 404
+                assert "Nothing here" in missing.value.read().decode()
+                second = Demo(data_dir, free_port(), tmp_path / "demo-second.log")
+                assert second.process.wait(timeout=120) == 2, second.output()[-3000:]
+                assert f"another demo already runs on {data_dir} (pid " in second.output()
+                assert processes_using(data_dir).keys() == running.keys()
         finally:
             code = demo.ctrl_c()
 

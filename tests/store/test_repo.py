@@ -212,6 +212,22 @@ def test_it_reads_files_at_a_revision(repo):
     }
 
 
+def test_it_reads_many_files_at_once_by_their_blob_ids(repo):
+    # Past a few paths read_many lists the tree once instead of naming each path: the
+    # same answer, with paths in subfolders, missing paths and odd names.
+    files = {f"notes/n{i}.md": f"note {i}\n".encode() for i in range(40)}
+    files["spaced name ü.md"] = b"odd\n"
+    repo.apply(files, CommitKind.EXTRACT, "many")
+    repo.apply({"notes/n0.md": b"changed\n"}, CommitKind.EXTRACT, "later")
+
+    wanted = [*files, "missing.md", "notes"]
+    found = repo.read_many("HEAD~1", wanted)
+
+    assert found == files
+    assert repo.read_many("HEAD", wanted)["notes/n0.md"] == b"changed\n"
+    assert repo.read_many("no-such-rev", wanted) == {}
+
+
 def test_it_merges_a_branch_with_a_merge_commit(repo):
     repo.create_branch("members/bob")
     worktree = repo.add_worktree(repo.path.parent / "wt", "dream/x")
