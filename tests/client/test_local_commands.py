@@ -113,3 +113,25 @@ def test_it_merges_index_files_in_place_as_a_git_driver(tmp_path):
 
     assert result.returncode == 0
     assert ours.read_text() == "- [A](a.md) — a\n- [B](b.md) — b\n- [C](c.md) — c\n"
+
+
+def test_check_counts_size_as_claude_code_does_in_utf16_units(tmp_path):
+    # 180 entries in Chinese: 39,000-odd UTF-8 bytes, about 15,800 UTF-16 units. Claude
+    # Code loads them whole; check must not call lines past 25,000 bytes invisible.
+    directory = tmp_path / "memory"
+    directory.mkdir()
+    lines, files = [], {}
+    hook = "发布前必须通过全部集成测试并由值班同学确认" * 3
+    for n in range(180):
+        name = f"rule-{n:03}.md"
+        files[name] = f"---\nname: rule-{n:03}\ndescription: 规则 {n}\ntype: user\n---\n\n规则。\n"
+        lines.append(f"- [规则{n:03}]({name}) — {hook}")
+    for name, text in files.items():
+        (directory / name).write_text(text)
+    (directory / "MEMORY.md").write_text("\n".join(lines) + "\n")
+    assert (directory / "MEMORY.md").stat().st_size > 25_000
+
+    result = memsync("check", directory, "--json")
+
+    assert result.returncode == 0, result.stdout
+    assert json.loads(result.stdout)["problems"] == []
