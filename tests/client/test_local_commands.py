@@ -135,3 +135,28 @@ def test_check_counts_size_as_claude_code_does_in_utf16_units(tmp_path):
 
     assert result.returncode == 0, result.stdout
     assert json.loads(result.stdout)["problems"] == []
+
+
+def test_init_drops_a_team_clone_an_earlier_commit_recorded_as_a_gitlink(tmp_path):
+    directory = tmp_path / "memory"
+    team = directory / "team"
+    team.mkdir(parents=True)
+    (directory / "user_role.md").write_text("---\nname: r\ndescription: d\ntype: user\n---\nx\n")
+    identity = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for where, args in (
+        (team, ["init", "-q"]),
+        (team, ["commit", "-q", "--allow-empty", "-m", "team"]),
+        (directory, ["init", "-q", "-b", "main"]),
+        (directory, ["add", "-A"]),
+        (directory, ["commit", "-q", "-m", "before memsync"]),
+    ):
+        subprocess.run(["git", *identity, *args], cwd=where, check=True, capture_output=True)
+    tree = ["git", "ls-tree", "-r", "HEAD"]
+    assert "160000" in subprocess.run(tree, cwd=directory, capture_output=True, text=True).stdout
+
+    result = memsync("init", directory)
+
+    assert result.returncode == 0, result.stderr
+    listed = subprocess.run(tree, cwd=directory, capture_output=True, text=True).stdout
+    assert "160000" not in listed and "team" not in listed and "user_role.md" in listed
+    assert (team / ".git").is_dir()
