@@ -275,3 +275,66 @@ def test_it_reads_only_comments_and_docstrings_of_python():
     cited = [m.group(0) for _, text in prose_of_python(source) for m in DOCS_PATH.finditer(text)]
 
     assert sorted(cited) == ["docs/a.md", "docs/c.md", "docs/d.md"]
+
+
+# --- docs/ARCHITECTURE.md follows the code ---------------------------------------------------
+ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
+CODE_PATH = re.compile(r"`((?:memsync|dashboard)/[\w/]+\.py)(?::(\w+))?`")
+MODULE_NAME = re.compile(r"`((?:memsync|dashboard)(?:\.\w+)+)`")
+
+
+def architecture_references() -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(ARCHITECTURE.read_text().splitlines(), start=1):
+        for match in CODE_PATH.finditer(line):
+            yield number, match.group(0).strip("`")
+        for match in MODULE_NAME.finditer(line):
+            yield number, match.group(1)
+
+
+def missing_reference(reference: str) -> str | None:
+    """Why ``reference`` (a file, ``file:name`` or a dotted module) is not in the code."""
+    if "/" in reference:
+        file, _, name = reference.partition(":")
+        path = ROOT / file
+        if not path.is_file():
+            return f"no file {file}"
+        if name and not re.search(rf"^\s*(?:def|class)\s+{name}\b", path.read_text(), re.M):
+            return f"no function or class {name} in {file}"
+        return None
+    parts = reference.split(".")
+    for cut in range(len(parts), 0, -1):
+        base = ROOT.joinpath(*parts[:cut])
+        if base.with_suffix(".py").is_file() or (base / "__init__.py").is_file():
+            if cut == len(parts):
+                return None
+            module = base.with_suffix(".py") if base.with_suffix(".py").is_file() else base
+            source = module.read_text() if module.is_file() else ""
+            return None if re.search(rf"\b{parts[cut]}\b", source) else f"no {reference}"
+    return f"no module {reference}"
+
+
+def test_the_architecture_names_only_files_and_functions_that_exist():
+    missing = [
+        f"docs/ARCHITECTURE.md:{number}: {reference} — {why}"
+        for number, reference in architecture_references()
+        if (why := missing_reference(reference)) is not None
+    ]
+
+    assert list(architecture_references()), "no references found: the patterns broke"
+    assert not missing, "\n".join(missing)
+
+
+def test_the_architecture_names_every_package():
+    text = ARCHITECTURE.read_text()
+    packages = [
+        f"memsync.{path.parent.name}" for path in sorted((ROOT / "memsync").glob("*/__init__.py"))
+    ]
+
+    assert [name for name in packages if f"`{name}`" not in text] == []
+
+
+def test_the_architecture_check_refuses_what_is_not_there():
+    assert missing_reference("memsync/store/repo.py:MemoryRepo") is None
+    assert missing_reference("memsync/store/nothing.py") == "no file memsync/store/nothing.py"
+    assert missing_reference("memsync/store/repo.py:nowhere") is not None
+    assert missing_reference("memsync.nothing") == "no memsync.nothing"

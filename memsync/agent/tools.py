@@ -17,7 +17,6 @@ the commit and the dream's report can name it.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from memsync.agent.files import ToolFailure, glob_matches, read_text, require_fi
 from memsync.agent.sandbox import Sandbox, SandboxDenied
 from memsync.agent.search import GrepOptions, grep
 from memsync.agent.shell import PROGRAMS, ReadOnlyShell
+from memsync.confined import ConfinedRoot, ConfinementError
 
 INDEX_FILE_NAME = "MEMORY.md"
 WRITING_TOOLS = ("write", "edit", "delete")
@@ -345,8 +345,7 @@ class ToolSet:
         existed = target.exists()
         if existed:
             self._require_seen(target, shown, "overwrite")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _store(target, content)
+        self._store(target, content)
         self._note_write(target)
         verb = "Updated" if existed else "Created"
         lines = len(content.splitlines())
@@ -365,7 +364,7 @@ class ToolSet:
         if old == new:
             raise ToolFailure("old_string and new_string are the same; nothing would change")
         try:
-            text = target.read_bytes().decode("utf-8")
+            text = self._confined(target, ConfinedRoot.read_bytes).decode("utf-8")
         except UnicodeDecodeError:
             raise ToolFailure(
                 f"{shown} is not valid UTF-8; editing it would lose bytes, so it is left as is"
@@ -381,7 +380,7 @@ class ToolSet:
                 f"old_string occurs {count} times in {shown}; include more surrounding text to "
                 "make it unique, or set replace_all to replace every occurrence"
             )
-        _store(target, text.replace(old, new) if replace_all else text.replace(old, new, 1))
+        self._store(target, text.replace(old, new) if replace_all else text.replace(old, new, 1))
         self._note_write(target)
         replaced = count if replace_all else 1
         return f"Edited {self.sandbox.relative(target)}: replaced {replaced} occurrence(s)"
@@ -397,12 +396,24 @@ class ToolSet:
             )
         if not target.is_file() or target.suffix != ".md":
             raise SandboxDenied(f"refused to delete {shown!r}: only .md topic files can be deleted")
-        target.unlink()
+        self._confined(target, ConfinedRoot.unlink)
         relative = self.sandbox.relative(target)
         self._deleted[relative] = None
         self._written.pop(relative, None)
         self._seen.pop(target, None)
         return f"Deleted {relative}"
+
+    def _confined(self, target: Path, operation: Callable[[ConfinedRoot, str], Any]) -> Any:
+        """Run `operation` on `target` (already resolved by the sandbox) component by
+        component with ``O_NOFOLLOW`` (issue 10): a link that appeared since the sandbox
+        looked is refused instead of followed."""
+        try:
+            return operation(ConfinedRoot(self.sandbox.root), self.sandbox.relative(target))
+        except ConfinementError as error:
+            raise SandboxDenied(f"refused {error.path!r}: {error.reason}") from None
+
+    def _store(self, target: Path, content: str) -> None:
+        self._confined(target, lambda root, path: root.write(path, content.encode("utf-8")))
 
     def _require_seen(self, target: Path, shown: str, action: str) -> None:
         seen = self._seen.get(target)
@@ -429,15 +440,6 @@ class ToolSet:
         if len(text) <= self.max_output_chars:
             return text
         return text[: self.max_output_chars] + f"\n[output cut at {self.max_output_chars:,} chars]"
-
-
-def _store(target: Path, content: str) -> None:
-    # O_NOFOLLOW: the sandbox resolved every link already, so a link appearing at the
-    # last component now is a race, and the write must not follow it.
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
-    descriptor = os.open(target, flags, 0o644)
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(content.encode("utf-8"))
 
 
 def _text(

@@ -21,6 +21,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from memsync.confined import ConfinedRoot
 from memsync.dream.proposals import (
     APPROVED_BY_TRAILER,
     CONFLICTED_PREFIX,
@@ -228,20 +229,19 @@ def _adoption_branch(
     worktrees_dir.mkdir(parents=True, exist_ok=True)
     workspace = repo.add_worktree(worktree, branch, dream.sha)
     try:
+        # Never through a link the tree may hold (issue 10).
+        confined = ConfinedRoot(worktree)
         existing = set(repo.files(dream.sha))
         for path in dropped:
             original = repo.read(base, path)
-            target = worktree / path
             if original is None:
-                target.unlink(missing_ok=True)
+                confined.unlink(path, missing_ok=True)
                 existing.discard(path)
             else:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(original)
+                confined.write(path, original)
                 existing.add(path)
-        index_path = worktree / INDEX_FILENAME
-        if index_path.exists():
-            current = MemoryIndex.parse_bytes(index_path.read_bytes())
+        if confined.exists(INDEX_FILENAME):
+            current = MemoryIndex.parse_bytes(confined.read_bytes(INDEX_FILENAME))
             fallbacks = [
                 MemoryIndex.parse_bytes(data)
                 for data in (repo.read(base, INDEX_FILENAME), repo.read(dream.sha, INDEX_FILENAME))
@@ -249,7 +249,7 @@ def _adoption_branch(
             ]
             mended = reconcile_index(current, existing, fallbacks)
             if mended != current:
-                index_path.write_bytes(mended.render_bytes())
+                confined.write(INDEX_FILENAME, mended.render_bytes())
         workspace.commit(
             CommitKind.DREAM,
             f"adopt dream {dream_id} without {', '.join(dropped)}",

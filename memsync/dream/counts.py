@@ -6,12 +6,12 @@ index-lines=40 index-bytes=3120``), so a proposal can be shown from Git alone.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsync.confined import ConfinedRoot, EntryKind
 from memsync.memory import INDEX_FILENAME, TEAM_DIRNAME, MemoryIndex, is_topic_path
 
 _FIELD = re.compile(r"([a-z-]+)=(\d+)")
@@ -41,12 +41,21 @@ class MemoryCounts:
     @classmethod
     def of_directory(cls, root: Path) -> MemoryCounts:
         """Counted from disk (a dream's worktree): ``*.md`` in the root and in ``team/``."""
-        paths = [entry.name for entry in os.scandir(root) if entry.is_file()]
-        team = root / TEAM_DIRNAME
-        if team.is_dir():
-            paths += [f"{TEAM_DIRNAME}/{e.name}" for e in os.scandir(team) if e.is_file()]
-        index_path = root / INDEX_FILENAME
-        return cls.of(paths, index_path.read_bytes() if index_path.is_file() else None)
+        # Links are neither counted nor read (issue 10).
+        confined = ConfinedRoot(root)
+        paths = [entry.name for entry in confined.scan() if entry.kind is EntryKind.FILE]
+        if confined.kind(TEAM_DIRNAME) is EntryKind.DIRECTORY:
+            paths += [
+                f"{TEAM_DIRNAME}/{entry.name}"
+                for entry in confined.scan(TEAM_DIRNAME)
+                if entry.kind is EntryKind.FILE
+            ]
+        index = (
+            confined.read_bytes(INDEX_FILENAME)
+            if confined.kind(INDEX_FILENAME) is EntryKind.FILE
+            else None
+        )
+        return cls.of(paths, index)
 
     def trailer(self) -> str:
         return (

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import anthropic
 
 from memsync.agent import AgentResult, Sandbox, ToolSet, TurnReport, connect, run_agent
 from memsync.agent.loop import CANCELLED, DEFAULT_BASE_URL, END_TURN
+from memsync.confined import ConfinedRoot, EntryKind
 from memsync.dream.engine import (
     DreamCancelled,
     DreamContext,
@@ -163,8 +164,13 @@ class _ProtectedFiles:
         team_read_only = context.scope is not Scope.TEAM
         guard = cls(context.workdir, team_read_only, {})
         for relative in guard._present():
-            guard.saved[relative] = (context.workdir / relative).read_bytes()
+            guard.saved[relative] = guard.confined.read_bytes(relative)
         return guard
+
+    @property
+    def confined(self) -> ConfinedRoot:
+        # Never through a link (issue 10): links are neither saved nor restored.
+        return ConfinedRoot(self.root)
 
     def covers(self, relative: str) -> bool:
         parts = relative.split("/")
@@ -173,31 +179,26 @@ class _ProtectedFiles:
         return self.team_read_only and parts[0] == TEAM_DIRNAME
 
     def _present(self) -> list[str]:
-        found: list[str] = []
-        for folder, directories, files in os.walk(self.root):
-            directories[:] = [name for name in directories if name != ".git"]
-            base = Path(folder).relative_to(self.root)
-            for name in files:
-                relative = (base / name).as_posix()
-                if self.covers(relative) and not Path(folder, name).is_symlink():
-                    found.append(relative)
-        return sorted(found)
+        return sorted(
+            relative
+            for relative, entry in self.confined.walk()
+            if entry.kind is EntryKind.FILE and self.covers(relative)
+        )
 
     def restore(self) -> dict[str, str]:
         """Put every protected file back as it was; what had changed, and how."""
         restored: dict[str, str] = {}
         why = "team memory is read-only in a personal dream"
+        confined = self.confined
         for relative in self._present():
             if relative not in self.saved:
-                (self.root / relative).unlink()
+                confined.unlink(relative)
                 restored[relative] = _reason(relative, why, "the model created it")
         for relative, data in self.saved.items():
-            target = self.root / relative
-            current = target.read_bytes() if target.is_file() else None
+            current = confined.read_bytes(relative) if confined.is_file(relative) else None
             if current == data:
                 continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
+            confined.write(relative, data)
             change = "the model deleted it" if current is None else "the model changed it"
             restored[relative] = _reason(relative, why, change)
         return restored
@@ -213,9 +214,6 @@ def inventory(workdir: Path) -> str:
     """A few lines on what the directory holds, so the model can plan its first turn.
     Symbolic links are not followed: the model is told only about the worktree."""
 
-    def plain(path: Path) -> bool:
-        return not path.is_symlink() and path.exists()
-
     topics = sum(
         1
         for entry in os.scandir(workdir)
@@ -225,9 +223,9 @@ def inventory(workdir: Path) -> str:
         and entry.is_file(follow_symlinks=False)
     )
     lines = [f"- {topics} topic files beside {INDEX_FILENAME}"]
-    index = workdir / INDEX_FILENAME
-    if plain(index) and index.is_file():
-        data = index.read_bytes()
+    confined = ConfinedRoot(workdir)
+    if confined.kind(INDEX_FILENAME) is EntryKind.FILE:
+        data = confined.read_bytes(INDEX_FILENAME)
         count = len(data.splitlines())
         units = utf16_len(data.decode("utf-8", "surrogateescape"))
         over = count > MAX_INDEX_LINES or units > MAX_INDEX_UNITS
@@ -238,10 +236,20 @@ def inventory(workdir: Path) -> str:
     else:
         lines.append(f"- no {INDEX_FILENAME} yet")
     for folder, what in ((SUBINDEX_DIRNAME, "sub-indexes"), (TEAM_DIRNAME, "team files")):
-        if plain(workdir / folder) and (workdir / folder).is_dir():
-            lines.append(f"- {folder}/: {sum(1 for _ in (workdir / folder).glob('*.md'))} {what}")
-    logs_root = workdir / LOGS_DIRNAME
-    logs = sorted(logs_root.glob("*/*/*.md")) if plain(logs_root) else []
+        if confined.kind(folder) is EntryKind.DIRECTORY:
+            count = sum(1 for entry in confined.scan(folder) if entry.name.endswith(".md"))
+            lines.append(f"- {folder}/: {count} {what}")
+    logs = (
+        sorted(
+            PurePosixPath(relative)
+            for relative, entry in confined.walk(LOGS_DIRNAME)
+            if entry.kind is EntryKind.FILE
+            and relative.endswith(".md")
+            and relative.count("/") == 3
+        )
+        if confined.kind(LOGS_DIRNAME) is EntryKind.DIRECTORY
+        else []
+    )
     if logs:
         lines.append(f"- {LOGS_DIRNAME}/: {len(logs)} daily logs, the newest {logs[-1].stem}")
     return "\n".join(lines)

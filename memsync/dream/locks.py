@@ -26,6 +26,7 @@ import fcntl
 import os
 import secrets
 import socket
+import stat
 import threading
 import time
 from collections.abc import Iterator
@@ -33,6 +34,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
 
 HOLDER_STALE_SECONDS = 60 * 60
 _NS = 1_000_000_000
@@ -69,13 +72,24 @@ class ConsolidationLock:
         self.path = Path(path)
         self.pid = os.getpid() if pid is None else pid
         self.refusal: str | None = None  # why the last try_acquire() returned None
+        # The file sits in a working tree members push to: it is read and written
+        # without following links (issue 10), and a link found in its place, which only
+        # a member can have planted, is removed (the link itself, never its target).
+        self._folder = ConfinedRoot(self.path.parent)
+        self._name = self.path.name
 
     def last_consolidated_ns(self) -> int:
         """The time gate's one ``stat``: the last consolidation, or 0 if never."""
         try:
-            return self.path.stat().st_mtime_ns
+            info = self.path.lstat()
         except FileNotFoundError:
             return 0
+        return 0 if stat.S_ISLNK(info.st_mode) else info.st_mtime_ns
+
+    def _write(self, text: str) -> None:
+        if self._folder.kind(self._name) is EntryKind.LINK:
+            self._folder.unlink(self._name)
+        self._folder.write(self._name, text)
 
     def last_consolidated(self) -> datetime | None:
         stamp_ns = self.last_consolidated_ns()
@@ -97,10 +111,10 @@ class ConsolidationLock:
             if holder is not None:
                 self.refusal = f"the consolidation lock is held by {holder}"
                 return None
-            self.path.write_text(str(self.pid))
+            self._write(str(self.pid))
             try:
-                verify = self.path.read_text()
-            except OSError:
+                verify = self._folder.read_text(self._name)
+            except (OSError, ConfinementError):
                 verify = ""
             if _parse_pid(verify) != self.pid:
                 self.refusal = "another process took the consolidation lock at the same moment"
@@ -111,32 +125,34 @@ class ConsolidationLock:
         """Undo an acquisition so the time gate still passes next time: restore the prior
         mtime with an empty body, or remove the file when there was none."""
         if prior_ns == 0:
-            self.path.unlink(missing_ok=True)
+            self._folder.unlink(self._name, missing_ok=True)
             return
-        self.path.write_text("")
-        os.utime(self.path, ns=(prior_ns, prior_ns))
+        self._write("")
+        os.utime(self.path, ns=(prior_ns, prior_ns), follow_symlinks=False)
 
     def release(self) -> None:
         """A dream finished: keep the stamp of its start as the consolidation time and
         clear the PID, so the lock is free at once."""
         stamp_ns = self.last_consolidated_ns()
-        self.path.write_text("")
+        self._write("")
         if stamp_ns:
-            os.utime(self.path, ns=(stamp_ns, stamp_ns))
+            os.utime(self.path, ns=(stamp_ns, stamp_ns), follow_symlinks=False)
 
     def record(self) -> None:
         """Stamp now as the last consolidation without holding the lock."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.path.write_text("")
-        os.utime(self.path, None)
+        self._write("")
+        os.utime(self.path, None, follow_symlinks=False)
 
     def _read(self) -> tuple[int, int | None] | None:
         try:
-            mtime_ns = self.path.stat().st_mtime_ns
-            body = self.path.read_text()
-        except FileNotFoundError:
+            info = self.path.lstat()
+            if stat.S_ISLNK(info.st_mode):
+                return None  # a planted link: no holder, and replaced when written
+            body = self._folder.read_text(self._name)
+        except (FileNotFoundError, ConfinementError):
             return None
-        return mtime_ns, _parse_pid(body)
+        return info.st_mtime_ns, _parse_pid(body)
 
     @contextlib.contextmanager
     def _directory_guard(self) -> Iterator[None]:

@@ -8,11 +8,11 @@ the run (SPEC D7); `DreamReport` collects what was done, for the summary and not
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
+from memsync.confined import ConfinedRoot, EntryKind
 from memsync.dream.engine import DreamContext, DreamProgress
 from memsync.dream.index_edit import SUBINDEX_DIRNAME, IndexLines
 from memsync.memory import INDEX_FILENAME, MemoryDirectory, MemoryFile, ProblemCode
@@ -45,21 +45,18 @@ class DreamWriter:
 
     def __init__(self, workdir: Path, progress: DreamProgress) -> None:
         self.workdir = workdir
+        self.confined = ConfinedRoot(workdir)
         self.progress = progress
         self.touched: dict[str, None] = {}
 
     def put(self, relative: str, data: bytes | None) -> None:
-        target = self.workdir / relative
+        # Component by component, never through a link (issue 10): a link anywhere on
+        # the way raises `ConfinementError` instead of redirecting the write.
         if data is None:
-            if target.is_file() and not target.is_symlink():
-                target.unlink()
+            if self.confined.kind(relative) is EntryKind.FILE:
+                self.confined.unlink(relative)
         else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            # The tree was read without following links; a link appearing since then
-            # must not redirect the write.
-            flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
-            with os.fdopen(os.open(target, flags, 0o644), "wb") as handle:
-                handle.write(data)
+            self.confined.write(relative, data)
         if not self.touched:
             self.progress.phase("updating")
         if relative not in self.touched:
@@ -75,6 +72,7 @@ class DreamDirectory:
         self.prefix = prefix
         self.conservative = conservative
         self.root = context.workdir / prefix if prefix else context.workdir
+        confined = ConfinedRoot(self.root)
         read = MemoryDirectory.read(self.root)
         broken = {
             problem.path
@@ -84,7 +82,7 @@ class DreamDirectory:
         self.memories: dict[str, MemoryFile] = {}
         self.left_alone: list[str] = []
         for path, memory in read.files.items():
-            if path.casefold() in PROTECTED_NAMES or (self.root / path).is_symlink():
+            if path.casefold() in PROTECTED_NAMES or confined.kind(path) is EntryKind.LINK:
                 continue
             if not memory.is_text or path in broken:
                 self.left_alone.append(path)
@@ -92,17 +90,19 @@ class DreamDirectory:
             self.memories[path] = memory
         self.index: IndexLines | None = None
         # A linked MEMORY.md may lead anywhere; it is neither read nor written.
-        self.index_linked = (self.root / INDEX_FILENAME).is_symlink()
+        self.index_linked = confined.kind(INDEX_FILENAME) is EntryKind.LINK
         if read.index is not None and not self.index_linked:
             self.index = IndexLines.of(read.index)
         self.subindexes: dict[str, IndexLines] = {}
-        folder = self.root / SUBINDEX_DIRNAME
-        self.can_split = not folder.is_symlink() and (folder.is_dir() or not folder.exists())
-        if self.can_split and folder.is_dir():
-            for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-                if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
-                    data = Path(entry.path).read_bytes().decode("utf-8", "surrogateescape")
-                    self.subindexes[f"{SUBINDEX_DIRNAME}/{entry.name}"] = IndexLines.parse(data)
+        folder = confined.kind(SUBINDEX_DIRNAME)
+        self.can_split = folder in (EntryKind.DIRECTORY, None)
+        if folder is EntryKind.DIRECTORY:
+            for entry in confined.scan(SUBINDEX_DIRNAME):
+                if entry.name.endswith(".md") and entry.kind is EntryKind.FILE:
+                    path = f"{SUBINDEX_DIRNAME}/{entry.name}"
+                    data = confined.read_bytes(path).decode("utf-8", "surrogateescape")
+                    self.subindexes[path] = IndexLines.parse(data)
+        self.confined = confined
         self.pending: dict[str, bytes | None] = {}
         self.removed: set[str] = set()
 
@@ -156,7 +156,8 @@ class DreamDirectory:
             return True
         if path == INDEX_FILENAME:
             return self.index is not None
-        return (self.root / path).exists()
+        # A link counts as there (a dangling one too): nothing may be written over it.
+        return self.confined.kind(path) is not None
 
     def flush(self, writer: DreamWriter) -> None:
         for path, data in sorted(self.pending.items()):

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from memsync.confined import ConfinedRoot, EntryKind
 from memsync.extract.engine import DETERMINISTIC, EngineOutcome, ExtractionRequest, Refusal
 from memsync.extract.exclusions import never_saved
 from memsync.extract.explicit import (
@@ -89,9 +90,14 @@ _CJK_CLAUSE = re.compile(r"[，。、；：！？,.;:!?\n]")
 
 @dataclass
 class _Directory:
-    """The memory directory while requests are applied; written once at the end."""
+    """The memory directory while requests are applied; written once at the end.
 
-    root: Path
+    Every read and write goes through `ConfinedRoot` (issue 10): a symlink in the
+    tree is never followed. Linked topic files are left out of `files`, and a linked
+    ``MEMORY.md`` raises `ConfinementError`, which the run reports.
+    """
+
+    root: ConfinedRoot
     index: MemoryIndex
     files: dict[str, MemoryFile]
     written: dict[str, None] = field(default_factory=dict)
@@ -99,21 +105,27 @@ class _Directory:
     index_changed: bool = False
 
     @classmethod
-    def read(cls, root: Path) -> _Directory:
-        index_path = root / INDEX_FILENAME
+    def read(cls, workdir: Path) -> _Directory:
+        root = ConfinedRoot(workdir)
         index = (
-            MemoryIndex.parse_bytes(index_path.read_bytes())
-            if index_path.is_file()
+            MemoryIndex.parse_bytes(root.read_bytes(INDEX_FILENAME))
+            if root.is_file(INDEX_FILENAME)
             else MemoryIndex.empty()
         )
         files = {}
-        for path in sorted(root.glob("*.md")):
-            if path.name == INDEX_FILENAME or not path.is_file() or path.is_symlink():
+        for entry in root.scan():
+            if entry.name == INDEX_FILENAME or not entry.name.endswith(".md"):
                 continue
-            memory = MemoryFile.parse(path.name, path.read_bytes())
+            if entry.kind is not EntryKind.FILE:
+                continue
+            memory = MemoryFile.parse(entry.name, root.read_bytes(entry.name))
             if memory.is_text:
-                files[path.name] = memory
+                files[entry.name] = memory
         return cls(root, index, files)
+
+    def taken(self, name: str) -> bool:
+        # Anything at the name counts, a link included: a dangling link is not "free".
+        return name in self.files or self.root.kind(name) is not None
 
     def put(self, memory: MemoryFile, title: str, hook: str) -> None:
         self.files[memory.path] = memory
@@ -133,11 +145,11 @@ class _Directory:
 
     def save(self) -> None:
         for path in self.written:
-            (self.root / path).write_bytes(self.files[path].render())
+            self.root.write(path, self.files[path].render())
         for path in self.deleted:
-            (self.root / path).unlink(missing_ok=True)
+            self.root.unlink(path, missing_ok=True)
         if self.index_changed:
-            (self.root / INDEX_FILENAME).write_bytes(self.index.render_bytes())
+            self.root.write(INDEX_FILENAME, self.index.render_bytes())
 
 
 class DeterministicEngine:
@@ -335,15 +347,12 @@ def _slug(text: str) -> str:
 
 
 def _free_name(directory: _Directory, wanted: str) -> str:
-    if wanted not in directory.files and not (directory.root / wanted).exists():
+    if not directory.taken(wanted):
         return wanted
     stem = wanted.removesuffix(".md")
     joint = "_" if "_" in stem else "-"  # deploy_freeze_2.md, deploy-freeze-2.md
     number = 2
-    while (
-        f"{stem}{joint}{number}.md" in directory.files
-        or (directory.root / f"{stem}{joint}{number}.md").exists()
-    ):
+    while directory.taken(f"{stem}{joint}{number}.md"):
         number += 1
     return f"{stem}{joint}{number}.md"
 

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
 from memsync.extract.engine import (
     EngineOutcome,
     ExtractionEngine,
@@ -140,6 +141,29 @@ def extract_session(
     if skip is not None:
         cursor = transcript.next_cursor if skip.advance else since
         return ExtractionResult(session, SKIPPED, cursor, engine.name, reason=skip.reason)
+    try:
+        return _extract(
+            repo, transcript, engine, since, max_messages, now, claude_md, screen, author
+        )
+    except ConfinementError as refused:
+        # A symlink in the memory directory (issue 10): nothing is read or written
+        # through it, the run fails naming it, and its messages wait for a clean tree.
+        reason = f"the memory directory holds a symbolic link, which is never followed: {refused}"
+        return ExtractionResult(session, FAILED, since, engine.name, reason=reason)
+
+
+def _extract(
+    repo: MemoryRepo,
+    transcript: Transcript,
+    engine: ExtractionEngine,
+    since: int,
+    max_messages: int,
+    now: datetime | None,
+    claude_md: str,
+    screen: Screen | None,
+    author: Identity | None,
+) -> ExtractionResult:
+    session = transcript.session_id
     messages = tuple(transcript.messages[-max_messages:])
     moment = now or datetime.now(UTC)
     existing, left_out = _manifest(repo, messages)
@@ -171,8 +195,9 @@ def extract_session(
     _take(result, outcome)
     kept = _keep_top_level(outcome, result)
     reference = (messages[-1].timestamp or moment).date()
-    _absolute_dates(repo.path, [path for path in kept if (repo.path / path).exists()], reference)
-    _index_follows_files(repo.path, kept)
+    root = ConfinedRoot(repo.path)
+    _absolute_dates(root, [path for path in kept if root.exists(path)], reference)
+    _index_follows_files(root, kept)
     changes = _changes(repo, [*kept, INDEX_FILENAME], before)
     result.saved = sorted(p for p, data in changes.items() if data is not None and p in kept)
     result.forgotten = sorted(p for p, data in changes.items() if data is None and p in kept)
@@ -243,41 +268,44 @@ def _keep_top_level(outcome: EngineOutcome, result: ExtractionResult) -> list[st
     return kept
 
 
-def _absolute_dates(root: Path, paths: Sequence[str], reference: Any) -> None:
+def _absolute_dates(root: ConfinedRoot, paths: Sequence[str], reference: Any) -> None:
     for path in paths:
-        memory = MemoryFile.parse(path, (root / path).read_bytes())
+        memory = MemoryFile.parse(path, root.read_bytes(path))
         if not memory.is_text or memory.errors:
             continue
         body, found = rewrite_relative_dates(memory.body, reference)
         if found:
-            (root / path).write_bytes(memory.replace(body=body).render())
+            root.write(path, memory.replace(body=body).render())
 
 
-def _index_follows_files(root: Path, paths: Sequence[str]) -> None:
-    index_path = root / INDEX_FILENAME
-    exists = index_path.is_file()
-    index = MemoryIndex.parse_bytes(index_path.read_bytes()) if exists else MemoryIndex.empty()
+def _index_follows_files(root: ConfinedRoot, paths: Sequence[str]) -> None:
+    exists = root.is_file(INDEX_FILENAME)
+    index = (
+        MemoryIndex.parse_bytes(root.read_bytes(INDEX_FILENAME)) if exists else MemoryIndex.empty()
+    )
     updated = index
     for path in paths:
-        if not (root / path).exists():
+        if not root.exists(path):
             updated = updated.without_entry(path)
         elif updated.entry_for(path) is None:
-            memory = MemoryFile.parse(path, (root / path).read_bytes())
+            memory = MemoryFile.parse(path, root.read_bytes(path))
             title = memory.name or path.removesuffix(".md")
             updated = updated.with_entry(title, path, " ".join((memory.description or "").split()))
     if updated != index or (not exists and len(updated)):
-        index_path.write_bytes(updated.render_bytes())
+        root.write(INDEX_FILENAME, updated.render_bytes())
 
 
-def _snapshot(root: Path) -> dict[str, bytes]:
+def _snapshot(workdir: Path) -> dict[str, bytes]:
     """The top-level Markdown files as they are on disk before the engine runs (committed
     or not: Claude Code writes memories the repository has not seen yet), to tell what
-    the engine changed and to put back what a refused or failed run changed."""
-    found = {}
-    for path in root.glob("*.md"):
-        if path.is_file() and not path.is_symlink():
-            found[path.name] = path.read_bytes()
-    return found
+    the engine changed and to put back what a refused or failed run changed. Links are
+    left out: they are never read, and a write to one is refused."""
+    root = ConfinedRoot(workdir)
+    return {
+        entry.name: root.read_bytes(entry.name)
+        for entry in root.scan()
+        if entry.kind is EntryKind.FILE and entry.name.endswith(".md")
+    }
 
 
 def _changes(
@@ -286,24 +314,24 @@ def _changes(
     """What the engine changed, as a commit would record it: a file it deleted that the
     repository never had (written by Claude Code, not committed yet) is no change."""
     tracked = set(repo.files("HEAD"))
+    root = ConfinedRoot(repo.path)
     changes: dict[str, bytes | None] = {}
     for path in sorted(set(paths)):
-        target = repo.path / path
-        now = target.read_bytes() if target.is_file() else None
+        now = root.read_bytes(path) if root.is_file(path) else None
         if now != before.get(path) and (now is not None or path in tracked):
             changes[path] = now
     return changes
 
 
 def _restore(repo: MemoryRepo, paths: Sequence[str], before: Mapping[str, bytes]) -> None:
+    root = ConfinedRoot(repo.path)
     for path in paths:
         if "/" in path:
             continue
-        target = repo.path / path
         if path in before:
-            target.write_bytes(before[path])
-        elif target.is_file() or target.is_symlink():
-            target.unlink()
+            root.write(path, before[path])
+        elif root.kind(path) in (EntryKind.FILE, EntryKind.LINK):
+            root.unlink(path)
 
 
 def _commit_body(result: ExtractionResult) -> str:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memsync.confined import ConfinedRoot, ConfinementError
 from memsync.memory.index import INDEX_FILENAME, IndexEntry, MemoryIndex
 from memsync.memory.problems import Problem, ProblemCode, Severity
 from memsync.memory.subindex import SUBINDEX_DIRNAME, entry_path, is_subindex_path
@@ -76,6 +77,10 @@ class MemoryDirectory:
             for entry in sorted(entries, key=lambda e: e.name):
                 name = entry.name
                 present.add(name)
+                if entry.is_symlink():
+                    # Any name, a folder's too: reported, and nothing read through it.
+                    reader.is_file_inside(entry)
+                    continue
                 if name == LOGS_DIRNAME:
                     present.update(reader.logs())
                     continue
@@ -98,8 +103,10 @@ class MemoryDirectory:
                 return True
             if "/" not in path:
                 return False
-            candidate = Path(os.path.realpath(root / path))
-            return candidate.is_relative_to(real_root) and candidate.exists()
+            try:
+                return reader.confined.kind(path) is not None
+            except ConfinementError:
+                return False  # reached through a link: not a memory file
 
         return cls._build(
             index_bytes,
@@ -216,37 +223,46 @@ class MemoryDirectory:
 
 
 class _DiskReader:
-    """Reads files under one root, refusing symlinks that leave it."""
+    """Reads files under one root, reporting every symlink and following none (issue 10).
+
+    Whether a link stays inside is told apart only for the message: even a link to a
+    file inside can be part of a chain that leaves, so no link is ever read through.
+    """
 
     def __init__(self, root: Path, real_root: Path) -> None:
         self.root = root
         self.real_root = real_root
+        self.confined = ConfinedRoot(root)
         self.problems: list[Problem] = []
 
     def is_file_inside(self, entry: os.DirEntry[str], relative: str | None = None) -> bool:
         relative = relative or entry.name
         try:
             if entry.is_symlink():
-                target = Path(os.path.realpath(entry.path))
-                if not target.is_relative_to(self.real_root):
-                    self.problems.append(
-                        Problem.at(
-                            ProblemCode.SYMLINK_OUTSIDE,
-                            relative,
-                            None,
-                            f"symlink to {Path(entry.path).readlink()}, outside the memory "
-                            "directory; not followed",
-                        )
-                    )
-                    return False
-            return entry.is_file()
+                self._link(entry, relative)
+                return False
+            return entry.is_file(follow_symlinks=False)
         except OSError as error:
             self._unreadable(relative, error)
             return False
 
+    def _link(self, entry: os.DirEntry[str], relative: str) -> None:
+        link = Path(entry.path).readlink()
+        target = Path(os.path.realpath(entry.path))
+        if target.is_relative_to(self.real_root):
+            code, where = ProblemCode.SYMLINK, "inside the memory directory"
+        else:
+            code, where = ProblemCode.SYMLINK_OUTSIDE, "outside the memory directory"
+        message = f"symlink to {link}, {where}; not followed"
+        self.problems.append(Problem.at(code, relative, None, message))
+
     def read(self, relative: str) -> bytes | None:
         try:
-            return (self.root / relative).read_bytes()
+            return self.confined.read_bytes(relative)
+        except ConfinementError as error:
+            # A link that appeared since the directory was listed.
+            self.problems.append(Problem.at(ProblemCode.SYMLINK, relative, None, error.reason))
+            return None
         except OSError as error:
             self._unreadable(relative, error)
             return None

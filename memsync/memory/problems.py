@@ -36,6 +36,7 @@ class ProblemCode(StrEnum):
     INDEX_FRONTMATTER = "index-frontmatter"
     INDEX_DUPLICATE = "index-duplicate"
     SYMLINK_OUTSIDE = "symlink-outside"
+    SYMLINK = "symlink"  # a link inside the directory: reported, never followed either
     UNREADABLE = "unreadable"
 
 

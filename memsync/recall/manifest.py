@@ -95,7 +95,9 @@ def read_documents(
     """
     known = dict(modified or {})
     scopes = [(root, "")]
-    if team and (root / TEAM_DIRNAME).is_dir():
+    # A linked team/ is not followed (issue 10): MemoryDirectory.read would trust it.
+    team_root = root / TEAM_DIRNAME
+    if team and team_root.is_dir() and not team_root.is_symlink():
         scopes.append((root / TEAM_DIRNAME, f"{TEAM_DIRNAME}/"))
     documents: list[RecallDocument] = []
     for scope_root, prefix in scopes:

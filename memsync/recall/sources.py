@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsync.confined import ConfinedRoot, ConfinementError
 from memsync.memory import INDEX_FILENAME, TEAM_DIRNAME, MemoryDirectory, is_topic_path
 from memsync.recall.manifest import directory_documents, read_documents
 from memsync.recall.rank import RecallDocument, RecallIndex
@@ -38,15 +39,13 @@ def disk_source(root: Path) -> MemorySource:
                 continue
             ages.update({prefix + path: when for path, when in repo.ages().items()})
     documents = read_documents(root, ages)
-    real_root = root.resolve()
+    confined = ConfinedRoot(root)
 
     def read(path: str) -> bytes | None:
-        target = (root / path).resolve()
-        if not target.is_relative_to(real_root):
-            return None
+        # Never through a link, even one that stays inside (issue 10).
         try:
-            return target.read_bytes()
-        except OSError:
+            return confined.read_bytes(path)
+        except (OSError, ConfinementError):
             return None
 
     return MemorySource(documents, read)

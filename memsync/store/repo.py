@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 
+from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
+
 from .ages import CACHE_NAME as AGES_CACHE_NAME
 from .ages import incremental_ages
 from .diff import Diff, parse_diff
@@ -87,11 +89,11 @@ class BlameLine:
 
 
 def merge_driver_command() -> str:
-    """How git should call the index merge driver from this installation."""
-    script = Path(sys.executable).with_name("memsync")
-    if script.exists():
-        return f"'{script}' merge-index %O %A %B"
-    return f"'{sys.executable}' -m memsync.client.cli merge-index %O %A %B"
+    """How git should call the index merge driver from this installation.
+
+    Its own entry point (``memsync/memory/merge_driver.py``), not the developer CLI.
+    """
+    return f"'{sys.executable}' -m memsync.memory.merge_driver %O %A %B"
 
 
 # read_many looks up this many paths by name; more, and it lists the tree once instead.
@@ -408,14 +410,22 @@ class MemoryRepo:
     ) -> str | None:
         """Write (bytes) or delete (None) files and commit exactly those, atomically."""
         targets = {self._checked_path(path): data for path, data in changes.items()}
+        # Never through a link the working tree may hold (issue 10): a link on the way
+        # raises `ConfinementError` before anything is written.
+        confined = ConfinedRoot(self.path)
         with self.lock.held():
-            for path, data in targets.items():
-                full = self.path / path
-                if data is None:
-                    full.unlink(missing_ok=True)
-                else:
-                    full.parent.mkdir(parents=True, exist_ok=True)
-                    full.write_bytes(data)
+            try:
+                # Every path checked first, so a refusal leaves the tree untouched.
+                for path in targets:
+                    if confined.kind(path) is EntryKind.LINK:
+                        raise ConfinementError(path, f"`{path}` is a symbolic link", path)
+                for path, data in targets.items():
+                    if data is None:
+                        confined.unlink(path, missing_ok=True)
+                    else:
+                        confined.write(path, data)
+            except ConfinementError as error:
+                raise StoreError(f"refusing to write {error.path!r}: {error.reason}") from None
             return self.commit(
                 kind, summary, trailers, paths=list(targets), author=author, body=body
             )

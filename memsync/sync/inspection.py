@@ -2,7 +2,8 @@
 
 A push is refused, as a whole, when it updates a ref other than the pusher's own
 member branch, or when anything it adds is a secret, is over the size cap, has an
-unsafe path or symlink, or is Markdown that is not UTF-8. Problems of the memory
+unsafe path, or is Markdown that is not UTF-8, or when a pushed tip holds a symlink or
+a submodule anywhere in its tree (issue 10: links are refused outright). Problems of the memory
 format (SPEC F6: broken frontmatter, a missing field, …) are reported as warnings and
 accepted: team memory keeps bad input as it is and the dashboard shows it.
 
@@ -26,6 +27,7 @@ from memsync.sync.objects import (
     new_tree_entries,
     object_types,
     pushed_objects,
+    tip_links,
 )
 from memsync.sync.refs import RefUpdate, refusal
 
@@ -87,10 +89,12 @@ def inspect_push(git_dir: Path, updates: Sequence[RefUpdate], pusher: str) -> Pu
     if report.refusals:
         return report
     new = pushed_objects(git_dir, tips)
-    if not new:
-        return report
-    with ObjectReader(git_dir) as reader:
-        findings, problems = _check_content(reader, new)
+    findings: list[Finding] = []
+    problems: list[Problem] = []
+    if new:
+        with ObjectReader(git_dir) as reader:
+            findings, problems = _check_content(reader, new)
+    findings += _links_in_tips(git_dir, tips, {finding.path for finding in findings})
     report.refusals += [finding.message() for finding in findings]
     report.warnings += [_problem_line(problem) for problem in problems]
     return report
@@ -99,7 +103,7 @@ def inspect_push(git_dir: Path, updates: Sequence[RefUpdate], pusher: str) -> Pu
 def _check_content(
     reader: ObjectReader, new: dict[str, PushedObject]
 ) -> tuple[list[Finding], list[Problem]]:
-    from memsync.secrets import MAX_BLOB_BYTES, check_blob, check_path, check_symlink
+    from memsync.secrets import MAX_BLOB_BYTES, check_blob, check_path
 
     findings: list[Finding] = []
     problems: list[Problem] = []
@@ -122,10 +126,7 @@ def _check_content(
             continue
         reached.add(entry.sha)
         if entry.mode == SYMLINK_MODE:
-            target = reader.read(entry.sha)[1].decode("utf-8", "surrogateescape")
-            leaves = check_symlink(path, target)
-            if leaves is not None:
-                findings.append(leaves)
+            findings.append(_symlink(path))
             continue
         pushed = new.get(entry.sha)
         if pushed is None or (entry.sha, path) in scanned:
@@ -162,6 +163,34 @@ def _text_path(raw: bytes, findings: list[Finding]) -> str | None:
             Finding(shown, 0, "path-encoding", "path is not valid UTF-8", FindingKind.UNSAFE_PATH)
         )
         return None
+
+
+def _links_in_tips(git_dir: Path, tips: Sequence[str], reported: set[str]) -> list[Finding]:
+    """Links the pushed tips hold in trees the repository already had (issue 10).
+
+    A tip may bring back a tree or commit from before pushes refused links, or move
+    such a link to a new name inside an old subtree: the pushed objects alone miss
+    those, so each tip's whole tree is listed.
+    """
+    findings = []
+    for tip in dict.fromkeys(tips):
+        for mode, raw in tip_links(git_dir, tip):
+            path = raw.decode("utf-8", "backslashreplace")
+            if path in reported:
+                continue
+            reported.add(path)
+            findings.append(_symlink(path) if mode == SYMLINK_MODE else _submodule(path))
+    return findings
+
+
+def _symlink(path: str) -> Finding:
+    from memsync.secrets import Finding, FindingKind
+
+    # Refused whatever it points at: judging a target means resolving it against the
+    # other links of the tree, which is how a chain of harmless-looking links got
+    # through. A memory directory has no use for links.
+    description = "symbolic links are not memory; commit the file itself"
+    return Finding(path, 0, "symlink", description, FindingKind.UNSAFE_PATH)
 
 
 def _submodule(path: str) -> Finding:

@@ -97,6 +97,24 @@ def object_types(git_dir: Path, shas: Iterable[str]) -> dict[str, str]:
     return types
 
 
+def tip_links(git_dir: Path, tip: str) -> list[tuple[str, bytes]]:
+    """(mode, path) of every symlink and gitlink anywhere in the tree of commit ``tip``.
+
+    The pushed trees alone are not enough: a tip may reuse a tree (or a whole commit)
+    the repository already holds, links and all, so the tip's full tree is listed.
+    """
+    listed = _git(git_dir, "ls-tree", "-r", "-z", "--full-tree", tip)
+    found = []
+    for record in listed.split(b"\0"):
+        if not record:
+            continue
+        header, _, path = record.partition(b"\t")
+        mode = header.split(b" ", 1)[0].decode()
+        if mode in (SYMLINK_MODE, GITLINK_MODE):
+            found.append((mode, path))
+    return found
+
+
 class ObjectReader:
     """One ``git cat-file --batch`` process, asked for one object at a time.
 

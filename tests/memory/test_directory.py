@@ -146,7 +146,7 @@ def test_index_limits_show_up_with_their_lines(tmp_path: Path) -> None:
     assert summary(directory) == [(ProblemCode.INDEX_TOO_MANY_LINES, "MEMORY.md", 201)]
 
 
-def test_a_symlink_leaving_the_directory_is_reported_and_not_followed(tmp_path: Path) -> None:
+def test_every_symlink_is_reported_and_not_followed(tmp_path: Path) -> None:
     outside = tmp_path / "secret.md"
     outside.write_text(GOOD.format(name="secret"))
     root = tmp_path / "memory"
@@ -156,15 +156,19 @@ def test_a_symlink_leaving_the_directory_is_reported_and_not_followed(tmp_path: 
     (root / "logs").mkdir()
     (root / "logs" / "leak.md").symlink_to(outside)
     directory = MemoryDirectory.read(root)
-    assert "escape.md" not in directory.files
-    assert directory.files["inside.md"].name == "real"
+    # Even a link that stays inside is not read through (issue 10: chains of links).
+    assert "escape.md" not in directory.files and "inside.md" not in directory.files
     assert summary(directory) == [
         (ProblemCode.SYMLINK_OUTSIDE, "escape.md", None),
+        (ProblemCode.SYMLINK, "inside.md", None),
         (ProblemCode.SYMLINK_OUTSIDE, "logs/leak.md", None),
         (ProblemCode.NOT_INDEXED, "real.md", None),
     ]
     assert directory.problems[0].message == (
         f"symlink to {outside}, outside the memory directory; not followed"
+    )
+    assert directory.problems[1].message == (
+        f"symlink to {root / 'real.md'}, inside the memory directory; not followed"
     )
 
 

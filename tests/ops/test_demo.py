@@ -24,6 +24,8 @@ from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 
+from dashboard.demo.seed import SEED_WORKER, UNFINISHED_MARKER
+from dashboard.demo.story import PROJECT_SLUG
 from dashboard.models import (
     ConflictItem,
     ConflictStatus,
@@ -35,8 +37,6 @@ from dashboard.models import (
     SessionRecord,
 )
 from memsync.celery import app
-from memsync.demo.seed import SEED_WORKER, UNFINISHED_MARKER
-from memsync.demo.story import PROJECT_SLUG
 from memsync.dream.proposals import list_proposals
 from memsync.store import MAIN, MemoryRepo
 
@@ -235,7 +235,7 @@ def test_the_demo_script_serves_the_dashboard_and_ctrl_c_stops_every_process(tmp
             assert "project_release_train.md" in page
             running = processes_using(data_dir)
             commands = " | ".join(running.values())
-            for part in ("memsync.demo", "celery", " worker ", " beat ", "gunicorn", "redis"):
+            for part in ("dashboard.demo", "celery", " worker ", " beat ", "gunicorn", "redis"):
                 assert part in commands, commands
             if run == 1:
                 # DEBUG is off as in production: a styled 404, not Django's debug page.

@@ -173,3 +173,25 @@ def test_it_is_used_by_a_plain_git_merge_in_a_clone(tmp_path: Path):
     index = (origin.path / "MEMORY.md").read_text()
     assert "<<<<<<<" not in index
     assert "- [A](a.md) — alice's\n" in index and "- [B](b.md) — bob's\n" in index
+
+
+def test_the_driver_entry_point_merges_in_place_and_refuses_what_it_cannot_read(tmp_path):
+    import subprocess
+    import sys
+
+    base, ours, theirs = (tmp_path / name for name in ("base", "ours", "theirs"))
+    base.write_text("- [A](a.md) — a\n")
+    ours.write_text("- [A](a.md) — a\n- [B](b.md) — b\n")
+    theirs.write_text("- [A](a.md) — a\n- [C](c.md) — c\n")
+    driver = [sys.executable, "-m", "memsync.memory.merge_driver"]
+
+    merged = subprocess.run([*driver, str(base), str(ours), str(theirs)], capture_output=True)
+    unreadable = subprocess.run(
+        [*driver, str(base), str(tmp_path / "missing"), str(theirs)], capture_output=True, text=True
+    )
+    usage = subprocess.run(driver, capture_output=True, text=True)
+
+    assert merged.returncode == 0
+    assert ours.read_text().count("](") == 3 and "c.md" in ours.read_text()
+    assert unreadable.returncode == 2 and "cannot merge MEMORY.md" in unreadable.stderr
+    assert usage.returncode == 2 and "usage:" in usage.stderr

@@ -42,7 +42,9 @@ def test_it_initialises_a_new_directory_on_main_with_the_driver_and_ignore(tmp_p
     assert repo.current_branch() == "main"
     assert "MEMORY.md merge=memsync-index" in (repo.path / ".gitattributes").read_text()
     assert ".consolidate-lock" in (repo.path / ".gitignore").read_text()
-    assert "merge-index %O %A %B" in git(repo.path, "config", "merge.memsync-index.driver")
+    assert "-m memsync.memory.merge_driver %O %A %B" in git(
+        repo.path, "config", "merge.memsync-index.driver"
+    )
     assert [c.kind for c in repo.log()] == ["manual"]
 
 

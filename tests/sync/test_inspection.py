@@ -68,8 +68,9 @@ def test_it_refuses_a_submodule(repo: Path):
     ]
 
 
-def test_it_judges_a_symlink_by_where_each_copy_of_its_directory_sits(repo: Path):
-    # The same subtree twice: at depth 2 `../../x.md` stays inside, at depth 1 it leaves.
+def test_it_refuses_every_copy_of_a_symlink_even_one_that_stays_inside(repo: Path):
+    # The same subtree twice: `../../x.md` stays inside at depth 2 and leaves at depth 1;
+    # both are refused, since judging targets is what let a chain of links through.
     link = blob(repo, b"../../x.md")
     inner = tree(repo, ("120000", link, "link.md"))
     deep = tree(repo, ("040000", inner, "b"))
@@ -77,8 +78,8 @@ def test_it_judges_a_symlink_by_where_each_copy_of_its_directory_sits(repo: Path
 
     report = verdict(repo, commit(repo, root))
 
-    assert [line.split(":")[0] for line in report.refusals] == ["c/link.md"]
-    assert "symlink-outside" in report.refusals[0]
+    assert sorted(line.split(":")[0] for line in report.refusals) == ["a/b/link.md", "c/link.md"]
+    assert all("unsafe-path (symlink)" in line for line in report.refusals)
 
 
 def test_it_refuses_a_path_that_is_not_utf8(repo: Path):

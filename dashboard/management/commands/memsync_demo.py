@@ -11,8 +11,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from memsync.demo.seed import SeedFailed, seed_demo
-from memsync.demo.story import PEOPLE
+from dashboard.demo.seed import SeedFailed, seed_demo
+from dashboard.demo.story import PEOPLE
 
 
 class Command(BaseCommand):

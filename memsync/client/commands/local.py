@@ -47,15 +47,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run_merge_index(args: argparse.Namespace) -> int:
     """Always exits 0 with a valid index in ``ours``: a MEMORY.md merge never conflicts."""
-    from memsync.memory.merge import merge_index_bytes
+    from memsync.memory.merge_driver import merge_files
 
     try:
-        base = args.base.read_bytes() if args.base.exists() else b""
-        ours = args.ours.read_bytes()
-        theirs = args.theirs.read_bytes() if args.theirs.exists() else b""
+        merge_files(args.base, args.ours, args.theirs)
     except OSError as error:
-        raise CommandError(f"cannot read merge input: {error}") from error
-    args.ours.write_bytes(merge_index_bytes(base, ours, theirs))
+        raise CommandError(f"cannot merge MEMORY.md: {error}") from error
     return 0
 
 

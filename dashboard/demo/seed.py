@@ -1,6 +1,6 @@
 """The demo project, made by memsync's own code paths (``manage.py memsync_demo``).
 
-Every event of ``memsync.demo.story.TIMELINE`` goes through what the server runs for
+Every event of ``dashboard.demo.story.TIMELINE`` goes through what the server runs for
 it, in this process:
 
 - a session: the transcript is stored redacted, as the sessions API stores an upload,

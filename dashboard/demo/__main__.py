@@ -1,4 +1,4 @@
-"""``python -m memsync.demo`` (what ``scripts/demo`` runs once ``.venv`` is ready).
+"""``python -m dashboard.demo`` (what ``scripts/demo`` runs once ``.venv`` is ready).
 
 Migrates the database, starts the bundled Redis unless ``REDIS_URL`` is set, seeds the
 demo project (``manage.py memsync_demo``), then runs a Celery worker, beat and the web
@@ -23,7 +23,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO
 
-from memsync.demo.supervisor import Child, Supervisor
+from dashboard.demo.supervisor import Child, Supervisor
 
 STARTUP_SECONDS = 120.0
 # The seed tells its story with the engines that need no API key (the demo must not make
@@ -196,8 +196,8 @@ def _wait_until_healthy(supervisor: Supervisor, url: str) -> None:
 def _welcome(url: str, logs: Path) -> None:
     from django.db import connection
 
+    from dashboard.demo.story import PEOPLE, PROJECT_SLUG
     from dashboard.models import Project
-    from memsync.demo.story import PEOPLE, PROJECT_SLUG
 
     seeded = Project.objects.filter(slug=PROJECT_SLUG).exists()
     connection.close()
