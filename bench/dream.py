@@ -17,6 +17,11 @@ Prints three ratios (aims in brackets):
     [<= 10]: the engine alone on a copy of the directory, and for information the whole
     ``run_dream`` (locks, worktree checkout, file ages from Git, engine, commit).
 Ratios, not milliseconds, are the result: the disk here is noisy.
+
+    python bench/dream.py --growth 500,2000,10000
+
+prints only the deterministic engine's ratio at each size, and how the ratio grows
+from the smallest size (flat growth: the dream stays linear in the memories).
 """
 
 from __future__ import annotations
@@ -210,12 +215,52 @@ def bench_dream(base: Path, memories: int) -> float | None:
     return ratio
 
 
+def bench_growth(base: Path, sizes: list[int]) -> None:
+    from memsync.dream.engine import Scope
+    from tests.dream.corpus import RecordingProgress, build_corpus
+
+    engine = deterministic_engine()
+    if engine is None:
+        return
+    first: float | None = None
+    for size in sizes:
+        corpus = build_corpus(base / f"growth-{size}", memories=size)
+        files = [p for p in corpus.root.rglob("*") if p.is_file()]
+
+        def read_once(files: list[Path] = files) -> None:
+            for path in files:
+                path.read_bytes()
+
+        read_time = best_of(read_once, 5)
+        copy = base / f"growth-{size}-copy"
+        shutil.copytree(corpus.root, copy)
+        context = corpus.context(Scope.PERSONAL, workdir=copy)
+        started = time.perf_counter()
+        engine.consolidate(context, RecordingProgress())  # type: ignore[attr-defined]
+        engine_time = time.perf_counter() - started
+        ratio = engine_time / read_time
+        first = first or ratio
+        print(
+            f"{size:>6} memories: engine {engine_time * 1000:.0f} ms, read once "
+            f"{read_time * 1000:.1f} ms, ratio {ratio:.1f}, growth x{ratio / first:.2f} "
+            "from the first size",
+            flush=True,
+        )
+        shutil.rmtree(copy)
+        shutil.rmtree(corpus.root)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--projects", type=int, default=10_000)
     parser.add_argument("--memories", type=int, default=2_000)
     parser.add_argument("--loops", type=int, default=20_000)
+    parser.add_argument("--growth", help="only the engine's ratio at these sizes: 500,2000,10000")
     options = parser.parse_args()
+    if options.growth:
+        with tempfile.TemporaryDirectory(prefix="memsync-bench-dream-") as tmp:
+            bench_growth(Path(tmp), [int(size) for size in options.growth.split(",")])
+        return
 
     with tempfile.TemporaryDirectory(prefix="memsync-bench-dream-") as tmp:
         base = Path(tmp)

@@ -5,7 +5,7 @@ never a session cookie, so the endpoints are CSRF-exempt. Every error is JSON
 ``{"error": "<message>"}`` with its status: 400 malformed body or field (naming the
 field), 401 no valid token, 403 role too low or transcripts not accepted, 404 no such
 project for this user, 405 wrong method, 409 a session reported by someone else, 413
-an oversized body.
+an oversized body, 422 a transcript still carrying memsync's injected recall context.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from django.http import Http404, HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
+from memsync.extract.privacy import RECALL_CLOSE, RECALL_OPEN, recall_blocks
 from memsync.secrets import redact
 from memsync.store import StoreError
 from memsync.sync.status import BranchState, team_status
@@ -130,6 +131,7 @@ def sessions(request: HttpRequest, membership: Membership) -> JsonResponse:
             raise ApiError(403, f"project {project.slug} does not accept transcripts")
         if len(transcript.encode("utf-8")) > transcript_limit():
             raise ApiError(413, f"transcript over {transcript_limit():,} bytes")
+        _refuse_injected_context(transcript)
     user = membership.user
     with transaction.atomic():
         record, created = SessionRecord.objects.get_or_create(
@@ -163,6 +165,20 @@ def sessions(request: HttpRequest, membership: Membership) -> JsonResponse:
         },
         status=201 if created else 200,
     )
+
+
+def _refuse_injected_context(transcript: str) -> None:
+    """A transcript must arrive without what memsync's recall hook injected (private
+    memories among it): the client removes it; one that did not is refused whole."""
+    blocks = recall_blocks(transcript)
+    if blocks:
+        raise ApiError(
+            422,
+            f"transcript still carries {blocks} block(s) of memories memsync's recall hook "
+            f"injected ({RECALL_OPEN}…{RECALL_CLOSE}), which may hold private memories; "
+            "nothing was stored. Update memsync on this machine: it removes them before "
+            "uploading.",
+        )
 
 
 def _json_body(request: HttpRequest) -> dict[str, Any]:

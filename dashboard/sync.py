@@ -75,11 +75,14 @@ def request_dream_gate_check(project_id: int, trigger: str) -> None:
     )
 
 
-def merge_member_branch(project: Project, username: str) -> tuple[MemberMerge, list[ConflictItem]]:
-    """Merge ``members/<username>`` into ``main``; each conflicted file becomes an open
+def merge_member_branch(
+    project: Project, username: str, branch: str | None = None
+) -> tuple[MemberMerge, list[ConflictItem]]:
+    """Merge ``members/<username>`` (or ``branch``, another of theirs: the server's
+    ``extractions/<username>``) into ``main``; each conflicted file becomes an open
     review item whose both sides are pinned on ``refs/memsync/conflicts/<id>/``."""
     repo = open_repository(project)
-    merge = merge_member(repo, member_for(username))
+    merge = merge_member(repo, member_for(username), branch=branch)
     items = [_record_conflict(repo, project, username, found) for found in merge.conflicts]
     return merge, items
 

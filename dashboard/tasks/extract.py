@@ -3,8 +3,10 @@
 The sessions API stores a redacted transcript and calls `request_extraction`; once
 the transaction commits, `extract_uploaded_session` analyses the messages added since
 the session's cursor (``SessionRecord.extracted_messages``), lands any change on
-``members/<user>`` (`memsync.extract.branch`) and queues the member merge, so the
-secret scan, the merge into ``main`` and review apply as for a push. A ``Run`` of
+``extractions/<user>`` (`memsync.extract.branch`) and queues its merge the way a
+member's branch is merged, so the secret scan, the merge into ``main`` and review
+apply as for a push, while ``members/<user>`` is left to its member: their next push
+is never refused because the server committed there. A ``Run`` of
 kind ``extract`` records each attempt for the dashboard.
 
 The cursor is claimed with a conditional UPDATE before the work starts, so two
@@ -30,7 +32,7 @@ from memsync.extract.skip import session_memory_dir
 from memsync.extract.transcript import read_transcript
 from memsync.store import GitError, StoreError
 from memsync.store.lock import RepoLockTimeout
-from memsync.sync.refs import member_branch
+from memsync.sync.refs import extraction_branch
 
 from ..models import Run, RunKind, RunStatus, SessionRecord
 from ..sync import identity_for, open_repository
@@ -99,7 +101,7 @@ def extract_uploaded_session(self: Task, record_id: int) -> str:
     )
     if not claimed:
         return _finish(run, RunStatus.SKIPPED, "another extraction took these messages")
-    branch = member_branch(record.user.username)
+    branch = extraction_branch(record.user.username)
     try:
         result = extract_onto_branch(
             open_repository(project),
@@ -120,7 +122,7 @@ def extract_uploaded_session(self: Task, record_id: int) -> str:
         _give_back(record.pk, transcript.next_cursor, result.cursor)
     run.detail = {**run.detail, **result.to_dict(), "branch": branch}
     if result.commit is not None:
-        merge_member_branch.delay(project.pk, record.user.username, result.commit)
+        merge_member_branch.delay(project.pk, record.user.username, result.commit, branch)
         run.detail["merge_queued"] = True
     failed = result.status in (FAILED, REFUSED)
     # A refusal lists every finding; the summary stays one short line, the error has them.

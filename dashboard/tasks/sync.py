@@ -8,19 +8,23 @@ from django.utils import timezone
 
 from memsync.store import GitError, MemoryRepo, StoreError
 from memsync.store.lock import RepoLockTimeout
-from memsync.sync.status import unmerged_members
+from memsync.sync.refs import extraction_branch
+from memsync.sync.status import EXTRACTIONS_REFS, unmerged_members
 
 from .. import sync
 from ..models import Project, Run, RunKind, RunStatus
 
 
 @shared_task(bind=True, name=sync.MERGE_TASK)
-def merge_member_branch(self: Task, project_id: int, username: str, tip: str = "") -> str:
+def merge_member_branch(
+    self: Task, project_id: int, username: str, tip: str = "", branch: str = ""
+) -> str:
     """Merge ``members/<username>`` into ``main`` and write a merge ``Run`` for the dashboard.
 
     ``tip`` is the commit the push left on the branch, recorded for the record; the
     merge takes whatever the branch holds when it runs, so several queued merges of one
-    member's pushes end in one merge and no-change runs.
+    member's pushes end in one merge and no-change runs. ``branch`` names another branch
+    of the member's to merge the same way: the server's ``extractions/<username>``.
     """
     project = Project.objects.filter(pk=project_id).first()
     if project is None:
@@ -29,16 +33,16 @@ def merge_member_branch(self: Task, project_id: int, username: str, tip: str = "
         project=project,
         kind=RunKind.MERGE,
         status=RunStatus.RUNNING,
-        trigger="push",
+        trigger="extraction" if branch else "push",
         requested_by=User.objects.filter(username=username).first(),
         task_id=self.request.id or "",
         worker=self.request.hostname or "",
         started_at=timezone.now(),
         detail={"member": username, "pushed": tip},
     )
-    branch = f"members/{username}"
+    branch = branch or f"members/{username}"
     try:
-        merge, conflicts = sync.merge_member_branch(project, username)
+        merge, conflicts = sync.merge_member_branch(project, username, branch)
     except (StoreError, GitError, RepoLockTimeout) as error:
         _finish(run, RunStatus.FAILED, f"could not merge {branch}", error=str(error))
         return run.summary
@@ -79,11 +83,17 @@ def sweep_unmerged_pushes() -> str:
         if not (project.repo_dir / ".git").exists():
             continue
         try:
-            members = unmerged_members(MemoryRepo(project.repo_dir))
+            repo = MemoryRepo(project.repo_dir)
+            members = unmerged_members(repo)
+            extractions = unmerged_members(repo, EXTRACTIONS_REFS)
         except (StoreError, GitError):
             continue
         for username in members:
             merge_member_branch.apply_async((project.pk, username), {"tip": ""})
+            queued += 1
+        for username in extractions:
+            branch = extraction_branch(username)
+            merge_member_branch.apply_async((project.pk, username), {"branch": branch})
             queued += 1
     return f"{queued} member merges queued"
 

@@ -4,13 +4,14 @@ removed without touching anything else.
 Claude Code's format::
 
     {"hooks": {"SessionStart": [{"matcher": "", "hooks": [{"type": "command",
-                                                          "command": "memsync pull --quiet"}]}]}}
+                                   "command": "memsync pull --hook", "timeout": 15}]}]}}
 
 An event maps to a list of matcher groups, each with a list of hook commands. Ours is
 one group per event with the empty matcher (every session start, every stop). A hook is
 ours when its command runs ``memsync`` (by name or by path) with exactly one of our
-argument lists, so installing twice finds the first and adds nothing, and uninstalling
-removes ours even after a user pointed them at ``/opt/bin/memsync``.
+argument lists (or one an older memsync installed), so installing twice finds the first
+and adds nothing, installing over an older version replaces its hooks, and
+uninstalling removes ours even after a user pointed them at ``/opt/bin/memsync``.
 
 The file is only ever replaced whole (written beside, then renamed; a symlinked
 settings file has its target replaced), and only when something changed. A file that is
@@ -28,19 +29,39 @@ from collections.abc import Mapping
 from pathlib import Path, PurePath
 from typing import Any
 
-PULL = "memsync pull --quiet"
-PUSH = "memsync push --quiet"
+# Claude Code waits for a hook up to its ``timeout`` (seconds) and kills it after; a
+# SessionEnd hook without one is cancelled after about 1.5 s. Every hook of ours names
+# its own, set well above what the command needs: the pull at SessionStart gives up
+# on the network after PULL_DEADLINE (memsync.client.hookrun), the push at Stop and
+# SessionEnd only starts a background push and returns, the recall hook ranks locally.
+PULL = "memsync pull --hook"
+PUSH = "memsync push --hook"
 RECALL = "memsync recall --hook"
+TIMEOUTS = {PULL: 15, PUSH: 10, RECALL: 10}
+RECALL_MODEL_TIMEOUT = 30  # with --model the hook also waits for a side query
 SYNC_HOOKS = {"SessionStart": PULL, "SessionEnd": PUSH, "Stop": PUSH}
 RECALL_HOOKS = {"UserPromptSubmit": RECALL}
 ALL_HOOKS = {**SYNC_HOOKS, **RECALL_HOOKS}
+# What earlier memsync versions installed: still ours, replaced on the next install.
+LEGACY = ("memsync pull --quiet", "memsync push --quiet")
 
 
-def hook_commands(program: str = "memsync", *, recall: bool = False) -> dict[str, str]:
-    """Event → command, running ``program`` (``memsync`` from PATH, or a script's path)."""
-    wanted = {**SYNC_HOOKS, **(RECALL_HOOKS if recall else {})}
+def hook_commands(
+    program: str = "memsync", *, recall: bool = False, recall_model: str | None = None
+) -> dict[str, dict[str, Any]]:
+    """Event → the hook object to install, running ``program`` (``memsync`` from PATH,
+    or a script's path), each with its explicit ``timeout``."""
+    wanted = {**SYNC_HOOKS, **(RECALL_HOOKS if recall or recall_model else {})}
     prefix = shlex.quote(program)
-    return {event: prefix + command.removeprefix("memsync") for event, command in wanted.items()}
+    hooks: dict[str, dict[str, Any]] = {}
+    for event, command in wanted.items():
+        line = prefix + command.removeprefix("memsync")
+        timeout = TIMEOUTS[command]
+        if command == RECALL and recall_model:
+            line += " --model " + shlex.quote(recall_model)
+            timeout = RECALL_MODEL_TIMEOUT
+        hooks[event] = {"type": "command", "command": line, "timeout": timeout}
+    return hooks
 
 
 class SettingsError(Exception):
@@ -54,7 +75,8 @@ def _argv(command: str) -> list[str] | None:
         return None
 
 
-_OURS = [argv for argv in (_argv(command) for command in set(ALL_HOOKS.values())) if argv]
+_OURS = [argv[1:] for argv in (_argv(c) for c in {*ALL_HOOKS.values(), *LEGACY}) if argv]
+_RECALL_ARGS = (_argv(RECALL) or [])[1:]
 
 
 def is_ours(hook: Any) -> bool:
@@ -64,14 +86,18 @@ def is_ours(hook: Any) -> bool:
     argv = _argv(command) if isinstance(command, str) else None
     if not argv or PurePath(argv[0]).name != "memsync":
         return False
-    return any(argv[1:] == ours[1:] for ours in _OURS)
+    if argv[1:] in _OURS:
+        return True
+    # The recall hook may carry its opt-in model: ``recall --hook --model NAME``.
+    return argv[1:3] == _RECALL_ARGS and len(argv) == 5 and argv[3] == "--model"
 
 
-def _runs(hook: Any, command: str) -> bool:
-    """Whether ``hook`` is ours and runs ``command`` (whatever path to memsync it uses)."""
-    if not is_ours(hook):
+def _same(hook: Any, wanted: Mapping[str, Any]) -> bool:
+    """Whether ``hook`` is ours and already what we would install (whatever path to
+    memsync it uses)."""
+    if not is_ours(hook) or hook.get("timeout") != wanted.get("timeout"):
         return False
-    return (_argv(hook["command"]) or [])[1:] == (_argv(command) or [])[1:]
+    return (_argv(hook["command"]) or [])[1:] == (_argv(wanted["command"]) or [])[1:]
 
 
 def _all_hooks(groups: list[Any]) -> list[Any]:
@@ -83,19 +109,35 @@ def _all_hooks(groups: list[Any]) -> list[Any]:
     ]
 
 
-def add_hooks(settings: dict[str, Any], wanted: Mapping[str, str]) -> list[str]:
-    """Add a hook running ``wanted[event]`` for each event that has none of ours yet;
-    the events it was added to."""
+def add_hooks(settings: dict[str, Any], wanted: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Install ``wanted[event]`` (a hook object) for each event; an older hook of ours
+    on that event (another command, no timeout) is replaced by it. The events changed."""
     hooks = _hooks_object(settings, create=True)
     assert hooks is not None
     added = []
-    for event, command in wanted.items():
+    for event, hook in wanted.items():
         groups = _groups(hooks, event, create=True)
-        if any(_runs(hook, command) for hook in _all_hooks(groups)):
+        if any(_same(found, hook) for found in _all_hooks(groups)):
             continue
-        groups.append({"matcher": "", "hooks": [{"type": "command", "command": command}]})
+        kept = _without_ours(groups)
+        kept.append({"matcher": "", "hooks": [dict(hook)]})
+        hooks[event] = kept
         added.append(event)
     return added
+
+
+def _without_ours(groups: list[Any]) -> list[Any]:
+    kept_groups = []
+    for group in groups:
+        if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+            kept_groups.append(group)
+            continue
+        kept = [hook for hook in group["hooks"] if not is_ours(hook)]
+        if len(kept) == len(group["hooks"]):
+            kept_groups.append(group)
+        elif kept:
+            kept_groups.append({**group, "hooks": kept})
+    return kept_groups
 
 
 def remove_hooks(settings: dict[str, Any]) -> list[str]:
@@ -197,7 +239,7 @@ def write_settings(path: Path, settings: dict[str, Any]) -> None:
         raise
 
 
-def install(path: Path, wanted: Mapping[str, str]) -> list[str]:
+def install(path: Path, wanted: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """Add memsync's hooks for ``wanted`` events to the settings file at ``path``."""
     settings = read_settings(path)
     added = add_hooks(settings, wanted)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -20,6 +21,11 @@ from urllib.parse import quote
 from memsync.client.config import Credential
 
 DEFAULT_TIMEOUT = 15.0
+# Hooks: a server that accepts connections and never answers costs at most this
+# long per connect or read (seconds), and one request at most HOOK_TOTAL.
+HOOK_TIMEOUT = 3.0
+HOOK_TOTAL = 10.0
+_CHUNK = 64 * 1024
 
 
 class ServerError(Exception):
@@ -62,9 +68,16 @@ class SessionReport:
 class TeamServer:
     """One memsync server, spoken to as one user."""
 
-    def __init__(self, credential: Credential, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self,
+        credential: Credential,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        total: float | None = None,
+    ) -> None:
         self.credential = credential
-        self.timeout = timeout
+        self.timeout = timeout  # each connect and each read
+        self.total = total  # the whole request, when set
 
     @property
     def url(self) -> str:
@@ -103,9 +116,10 @@ class TeamServer:
         request = urllib.request.Request(  # noqa: S310
             self.url + path, data=data, headers=headers, method=method
         )
+        started = time.monotonic()
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
-                raw = response.read()
+                raw = self._read(response, started)
         except urllib.error.HTTPError as failure:
             raise _refusal(failure) from None
         except (TimeoutError, urllib.error.URLError, ConnectionError) as failure:
@@ -120,6 +134,15 @@ class TeamServer:
         if not isinstance(answer, dict):
             raise ServerError(f"{self.url}{path} answered {type(answer).__name__}, not an object")
         return answer
+
+    def _read(self, response: Any, started: float) -> bytes:
+        """The body, read in chunks so a server trickling bytes cannot pass ``total``."""
+        chunks = []
+        while chunk := response.read(_CHUNK):
+            chunks.append(chunk)
+            if self.total is not None and time.monotonic() - started > self.total:
+                raise TimeoutError(f"no complete answer within {self.total:g} s")
+        return b"".join(chunks)
 
 
 def _refusal(failure: urllib.error.HTTPError) -> ApiRefusal:

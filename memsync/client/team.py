@@ -43,6 +43,9 @@ FALLBACK_EMAIL_DOMAIN = "users.memsync.invalid"
 POST_BUFFER = str(100 * 1024 * 1024)
 # A hook must not hang a session on a dead network: give up on a stalled transfer.
 _NETWORK_ENV = {"GIT_HTTP_LOW_SPEED_LIMIT": "1000", "GIT_HTTP_LOW_SPEED_TIME": "20"}
+# A fetch or push is killed after this long (seconds); hooks pass much less
+# (memsync.client.hookrun).
+NETWORK_TIMEOUT = 120.0
 _NETWORK_SIGNS = (
     "could not resolve host",
     "failed to connect",
@@ -78,6 +81,10 @@ class PushRefused(TeamError):
     def __init__(self, message: str, remote_lines: list[str]) -> None:
         super().__init__(message)
         self.remote_lines = remote_lines
+
+
+class BranchMoved(TeamError):
+    """The member branch on the server moved past this clone; the message says by what."""
 
 
 class PullConflict(TeamError):
@@ -153,8 +160,9 @@ def now_iso() -> str:
 class TeamClone:
     """A linked team-memory clone. Open one with ``TeamClone(path)``."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, network_timeout: float = NETWORK_TIMEOUT) -> None:
         self.path = Path(path)
+        self.network_timeout = network_timeout
         if not (self.path / ".git").exists():
             raise NotLinked(f"{self.path} is not a team memory clone; run memsync link SLUG")
         self.git = GitRunner(self.path.resolve(), env=_NETWORK_ENV)
@@ -221,7 +229,9 @@ class TeamClone:
         return self.repo.rev_parse("MERGE_HEAD") is not None
 
     def fetch(self) -> None:
-        status, out, err = self.git.run_status("fetch", "--quiet", "--prune", ORIGIN)
+        status, out, err = self.git.run_timed(
+            "fetch", "--quiet", "--prune", ORIGIN, timeout=self.network_timeout
+        )
         if status != 0:
             raise _git_failure("fetch", err or out)
 
@@ -342,7 +352,9 @@ class TeamClone:
                 return result
             result.files = self._unpushed_files()
             ref = f"refs/heads/{self.link.branch}"
-            status, out, err = self.git.run_status("push", "--porcelain", ORIGIN, f"HEAD:{ref}")
+            status, out, err = self.git.run_timed(
+                "push", "--porcelain", ORIGIN, f"HEAD:{ref}", timeout=self.network_timeout
+            )
             result.remote_lines = remote_lines(err)
             if status == 0:
                 self.record("lastpush", now_iso())
@@ -350,10 +362,58 @@ class TeamClone:
                 return result
             # --porcelain puts the per-ref verdict on stdout, git's own errors on stderr.
             failure = _push_failure(f"{out}\n{err}", result.remote_lines, self.link)
+            if isinstance(failure, BranchMoved):
+                failure = BranchMoved(self._why_branch_moved())
             if isinstance(failure, PushRefused):
                 self._reset_to_server()
                 self.record("lastpusherror", f"{now_iso()} {failure}")
             raise failure
+
+    def _why_branch_moved(self) -> str:
+        """What the server's member branch holds that this clone lacks, and where it came
+        from, read from the commits themselves (their kind and author)."""
+        branch = self.link.branch
+        status, out, err = self.git.run_timed(
+            "fetch", "--quiet", ORIGIN, f"+refs/heads/{branch}:refs/remotes/{ORIGIN}/{branch}",
+            timeout=self.network_timeout,
+        )  # fmt: skip
+        theirs = self.remote_ref(branch)
+        if status != 0 or theirs is None:
+            reason = _ANSI.sub("", err or out).strip() or "nothing fetched"
+            return (
+                f"{branch} on the server has commits this clone does not have, and fetching "
+                f"them to say which failed ({reason}): run `memsync pull`, then push again"
+            )
+        kind_field = "%(trailers:key=Memsync-Kind,valueonly,separator=%x2C)"
+        fields = f"--format=%h%x09%an%x09%cs%x09%s%x09{kind_field}"
+        log = self.git.run("log", fields, "HEAD.." + theirs)
+        commits = []  # (sha, author, day, subject, kind)
+        for line in log.splitlines():
+            sha, author, day, rest = [*line.split("\t", 3), "", "", ""][:4]
+            subject, _, kind = rest.rpartition("\t")
+            commits.append((sha, author, day, subject, kind.strip()))
+        if not commits:
+            return (
+                f"{branch} on the server moved while pushing: run `memsync pull`, then push again"
+            )
+        kinds = {kind for *_, kind in commits}
+        shown = "; ".join(f"{sha} {subject} ({author}, {day})"
+                          for sha, author, day, subject, _ in commits[:3])  # fmt: skip
+        more = f" and {len(commits) - 3} more" if len(commits) > 3 else ""
+        if kinds == {CommitKind.EXTRACT.value}:
+            source = (
+                "the server's extraction of your uploaded sessions committed them there "
+                "(a server older than this client does that)"
+            )
+        else:
+            source = (
+                f"they were pushed as {self.link.user} from another clone: another machine, "
+                "or another memory directory linked to this project"
+            )
+        return (
+            f"{branch} on the server has {len(commits)} commit(s) this clone does not have: "
+            f"{shown}{more}; {source}. Run `memsync pull` to merge them, then push again"
+        )
 
     def _reset_to_server(self) -> None:
         """Move the branch back to the newest commit the server has, keeping every file
@@ -506,10 +566,7 @@ def _push_failure(output: str, remote: list[str], link: Link) -> TeamError:
     if "pre-receive hook declined" in lowered or "remote rejected" in lowered:
         return PushRefused(f"the server refused the push to {link.branch}", remote)
     if "non-fast-forward" in lowered or "fetch first" in lowered or "[rejected]" in lowered:
-        return TeamError(
-            f"{link.branch} on the server has commits this clone does not have (pushed from "
-            "another machine?): run `memsync pull`, then push again"
-        )
+        return BranchMoved(f"{link.branch} on the server has commits this clone does not have")
     return _git_failure("push", output)
 
 
@@ -536,6 +593,7 @@ def _summary(paths: list[str]) -> str:
 
 
 __all__ = [
+    "BranchMoved",
     "CloneState",
     "GitError",
     "Link",

@@ -11,10 +11,13 @@ It does only what it can explain in one line each, and it never loses content:
    grouped by type);
 5. entries over 200 characters are cut at a word boundary, and what was cut goes
    into the memory file unless the file already says it;
-6. ``MEMORY.md`` is brought within 200 lines and 25,000 characters by moving groups into
-   sub-indexes (`memsync.dream.index_budget`); steps 3 to 6 are in
+6. ``MEMORY.md`` is brought within what an agent sees (200 lines, 25,000 UTF-16
+   units) by moving the fewest, least useful entries into a sub-index
+   (`memsync.dream.index_budget`); steps 3 to 6 are in
    `memsync.dream.pruning`;
-7. memories older than a threshold are listed as possibly stale; their text is not
+7. memories are listed as possibly stale only with evidence beyond age
+   (`memsync.dream.staleness`): they cite what the code checkout no longer has, a
+   newer memory supersedes them, or a teammate's contradicts them; their text is not
    touched, since only a reader who knows the project can tell what changed.
 
 Scopes: in a personal dream the personal directory is consolidated and ``team/`` is
@@ -25,7 +28,9 @@ are exact or near-exact copies. ``CLAUDE.md`` is never edited (SPEC D4).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
+from datetime import datetime
 
 from memsync.dream.dedupe import Candidate, DuplicateGroup, covered, find_duplicates, union_bodies
 from memsync.dream.engine import (
@@ -37,22 +42,21 @@ from memsync.dream.engine import (
 )
 from memsync.dream.index_edit import entry_path, with_hook, with_target
 from memsync.dream.pruning import drop_dead_entries, fit_index, index_orphans, shorten_entries
+from memsync.dream.staleness import CodeCheckout, find_stale
+from memsync.dream.usefulness import inbound_links
+from memsync.dream.visibility import MAX_INDEX_UTF16_UNITS
 from memsync.dream.workspace import DreamDirectory, DreamReport, DreamWriter
 from memsync.memory import (
     INDEX_FILENAME,
     MAX_ENTRY_CHARS,
     MAX_INDEX_LINES,
-    MAX_INDEX_UNITS,
     TEAM_DIRNAME,
-    age_days,
+    MemoryDirectory,
+    MemoryFile,
     rewrite_relative_dates,
 )
 
 ENGINE_NAME = "deterministic"
-# Past three months a memory has likely outlived at least one release or re-org;
-# Claude Code already warns about anything older than a day, which is too often to
-# be worth listing in a proposal.
-STALE_AFTER_DAYS = 90
 # Every phrase `rewrite_relative_dates` handles contains one of these; most memories
 # contain none, and the check is far cheaper than the rewrite.
 _DATE_HINT = re.compile(
@@ -62,6 +66,9 @@ _DATE_HINT = re.compile(
     re.IGNORECASE,
 )
 _LISTED = 10
+# Stale memories with a note each; the rest are counted.
+_STALE_NOTES = 20
+_STALE_IN_SUMMARY = 3
 
 _Step = Callable[[DreamDirectory, DreamReport], None]
 
@@ -70,9 +77,6 @@ class DeterministicEngine:
     """Structural consolidation without a model (SPEC D8)."""
 
     name = ENGINE_NAME
-
-    def __init__(self, *, stale_after_days: int = STALE_AFTER_DAYS) -> None:
-        self.stale_after_days = stale_after_days
 
     def consolidate(self, context: DreamContext, progress: DreamProgress) -> EngineResult:
         report = DreamReport()
@@ -88,7 +92,7 @@ class DeterministicEngine:
         progress.phase("orient")
         directories = self._directories(context, report)
         progress.phase("gather")
-        step(self._list_stale, directories)
+        _list_stale(context, directories, report)
         progress.phase("consolidate")
         step(_rewrite_dates, directories)
         step(_rewrite_hook_dates, directories)
@@ -101,10 +105,11 @@ class DeterministicEngine:
         if progress.cancelled():
             raise DreamCancelled("the dream was cancelled")
         return EngineResult(
-            summary=_summary(report, self.stale_after_days),
+            summary=_summary(report),
             files_touched=sorted(writer.touched),
             engine=ENGINE_NAME,
             notes=report.notes,
+            stale=[f"{stale.path}: {stale.reason}" for stale in report.stale],
         )
 
     def _directories(self, context: DreamContext, report: DreamReport) -> list[DreamDirectory]:
@@ -132,15 +137,33 @@ class DeterministicEngine:
                 )
         return directories
 
-    def _list_stale(self, directory: DreamDirectory, report: DreamReport) -> None:
-        for path in sorted(directory.memories):
-            days = age_days(directory.changed_at(path), directory.context.now)
-            if days > self.stale_after_days:
-                report.stale.append(directory.shown(path))
-                report.notes.append(
-                    f"{directory.shown(path)}: possibly stale, last changed {days} days ago; "
-                    "check it against the project before relying on it"
-                )
+
+def _list_stale(
+    context: DreamContext, directories: list[DreamDirectory], report: DreamReport
+) -> None:
+    code = CodeCheckout(context.code_dir) if context.code_dir is not None else None
+    teammates: dict[str, tuple[MemoryFile, datetime]] = {}
+    team_root = context.workdir / TEAM_DIRNAME
+    if context.scope is Scope.PERSONAL and team_root.is_dir() and not team_root.is_symlink():
+        for path, memory in MemoryDirectory.read(team_root).files.items():
+            shown = f"{TEAM_DIRNAME}/{path}"
+            teammates[shown] = (memory, context.last_changed.get(shown, context.now))
+    for directory in directories:
+        report.stale += find_stale(
+            directory.memories,
+            directory.changed_at,
+            shown=directory.shown,
+            code=code,
+            teammates=teammates if not directory.prefix else None,
+        )
+    for stale in report.stale[:_STALE_NOTES]:
+        report.notes.append(
+            f"{stale.path}: possibly stale: {stale.reason}; check it before relying on it"
+        )
+    if len(report.stale) > _STALE_NOTES:
+        report.notes.append(
+            f"{len(report.stale) - _STALE_NOTES} more memories are possibly stale (not listed)"
+        )
 
 
 # -- consolidate ------------------------------------------------------------------
@@ -209,6 +232,7 @@ def _rewrite_hook_dates(directory: DreamDirectory, report: DreamReport) -> None:
 
 
 def _merge_duplicates(directory: DreamDirectory, report: DreamReport) -> None:
+    linked = inbound_links(directory.memories)
     candidates = [
         Candidate(
             path=path,
@@ -216,9 +240,10 @@ def _merge_duplicates(directory: DreamDirectory, report: DreamReport) -> None:
             name=memory.name,
             text=f"{memory.description or ''}\n{memory.body}",
             changed=directory.changed_at(path),
+            links=linked[path],
         )
         for path, memory in sorted(directory.memories.items())
-        if (kind := memory.memory_type) is not None
+        if (kind := memory.memory_type or _type_from_name(path)) is not None
     ]
     merged = [
         group
@@ -233,6 +258,13 @@ def _merge_duplicates(directory: DreamDirectory, report: DreamReport) -> None:
         report.notes.append(
             f"{directory.shown(path)}: its links to merged files now lead to the kept ones"
         )
+
+
+def _type_from_name(path: str) -> str | None:
+    """A memory without frontmatter still has a type in its name, as Claude Code names
+    files (``feedback_testing.md``)."""
+    prefix = path.partition("_")[0]
+    return prefix if prefix in ("user", "feedback", "project", "reference") else None
 
 
 def _merge(directory: DreamDirectory, group: DuplicateGroup, report: DreamReport) -> bool:
@@ -261,9 +293,10 @@ def _merge(directory: DreamDirectory, group: DuplicateGroup, report: DreamReport
         report.merged.append(f"{directory.shown(path)} into {directory.shown(group.keep)}")
         report.notes.append(
             f"merged {directory.shown(path)} into {directory.shown(group.keep)} "
-            f"({group.reasons[path]}): the newer file's text comes first, then every line "
-            "of the older one it did not already have; the older file and its index entry "
-            "were removed"
+            f"({group.reasons[path]}); kept {directory.shown(group.keep)} as "
+            f"{group.kept_because}: its text comes first, then every line of the other it "
+            "did not already have, so every fact of both stays; the other file and its "
+            "index entry were removed"
         )
     return True
 
@@ -322,7 +355,7 @@ def _plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
-def _summary(report: DreamReport, stale_after_days: int) -> str:
+def _summary(report: DreamReport) -> str:
     done: list[str] = []
     if report.merged:
         done.append(f"merged {_listed(report.merged)}")
@@ -344,8 +377,9 @@ def _summary(report: DreamReport, stale_after_days: int) -> str:
         )
     if report.moved:
         done.append(
-            f"moved {_listed(report.moved)} into sub-indexes to keep {INDEX_FILENAME} within "
-            f"{MAX_INDEX_LINES} lines and {MAX_INDEX_UNITS:,} characters"
+            f"moved the entries of {_plural(len(report.moved), 'memory', 'memories')} "
+            f"({_listed(report.moved)}) into a sub-index to keep {INDEX_FILENAME} within "
+            f"{MAX_INDEX_LINES} lines and {MAX_INDEX_UTF16_UNITS:,} UTF-16 units"
         )
     improved = list(report.improved)
     if done:
@@ -357,8 +391,16 @@ def _summary(report: DreamReport, stale_after_days: int) -> str:
     else:
         text = "Nothing to improve: no duplicates, relative dates or index problems found."
     if report.stale:
+        kinds = Counter(stale.kind for stale in report.stale)
+        top = "; ".join(
+            f"{stale.path} ({stale.reason})" for stale in report.stale[:_STALE_IN_SUMMARY]
+        )
+        more = len(report.stale) - _STALE_IN_SUMMARY
         text += (
-            f" {_plural(len(report.stale), 'memory is', 'memories are')} over "
-            f"{stale_after_days} days old and may be stale: {_listed(report.stale)}."
+            f" {_plural(len(report.stale), 'memory', 'memories')} may be stale, with evidence ("
+            + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+            + f"): {top}"
+            + (f" and {more} more" if more > 0 else "")
+            + "."
         )
     return text

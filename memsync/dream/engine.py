@@ -33,6 +33,7 @@ class DreamContext:
     last_changed: Mapping[str, datetime]  # per file, from Git: reference for relative dates
     sessions: tuple[str, ...] = ()  # session ids touched since the last consolidation
     transcripts_dir: Path | None = None  # read-only; narrow greps only, never whole files
+    code_dir: Path | None = None  # the code checkout the memories talk about (stale checks)
 
 
 class DreamProgress(Protocol):
@@ -60,6 +61,7 @@ class EngineResult:
     turns: int = 0
     usage: dict[str, int] = field(default_factory=dict)  # input, output, cache_read, …
     notes: list[str] = field(default_factory=list)  # what the engine decided and why
+    stale: list[str] = field(default_factory=list)  # memories flagged stale, with evidence
 
 
 class DreamEngine(Protocol):

@@ -1,25 +1,34 @@
-"""Keeping ``MEMORY.md`` within what an agent sees: 200 lines and 25,000 UTF-16 units,
-the limits of `memsync.memory.limits` (SPEC F3).
+"""Keeping ``MEMORY.md`` within what an agent sees, at the least cost to the agent
+(SPEC F3, issue 15 item 1).
 
-Nothing is deleted to get there. When the index is too big, whole groups move into
-sub-indexes (see `memsync.dream.index_edit`): a group is the lines under one ``##``
-heading, or, in the part before the first heading, the entries of one memory type.
-``MEMORY.md`` keeps the heading and one entry per sub-index file; the sub-index gets
-the group's lines with their links made relative to it. The biggest group moves
-first, and groups move only until the index fits, so a small index keeps its entries
-where people put them.
+Claude Code loads ``MEMORY.md`` alone: 200 lines, 25,000 UTF-16 code units
+(`memsync.dream.visibility`), no links followed. An entry moved to a sub-index is an
+entry the agent no longer sees, so the budget moves as few as it can, and the least
+useful ones:
 
-A sub-index is itself kept within the same limits: a large group is written as
-several files (``indexes/projects.md``, ``indexes/projects-part-2.md``, …), each
-with its own entry in ``MEMORY.md``. When a group moves again later (new entries
-were added under its heading), its existing sub-index files are read back and the
-group is written anew, so entries are never split between two generations of files.
+1. nothing happens while the index fits;
+2. blank lines go first (they cost a line each and tell the agent nothing);
+3. then entries move one at a time, least useful first, until the index fits with
+   the pointers to where they went. Usefulness (`memsync.dream.usefulness`) ranks
+   by type, then by how many memories link the file, then by how recently it
+   changed; among equals the lower entry in the file moves first. Everything else,
+   headings and text included, stays where people put it; a heading goes only when
+   every line under it moved, and it goes with them.
+
+The overflow is written to ``indexes/more.md`` (``indexes/more-part-2.md``, … when it
+is bigger than one sub-index may be), under the headings the entries had, linked
+from ``MEMORY.md`` by one entry per file, each listing the titles it holds. A later
+dream that must move more entries reads that overflow back and writes it anew, so
+entries are never split across two generations of files. Sub-indexes a person or an
+earlier memsync wrote stay as they are: their entries in ``MEMORY.md`` are pointers,
+never moved.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from memsync.dream.index_edit import (
@@ -30,291 +39,256 @@ from memsync.dream.index_edit import (
     fit_line,
     is_subindex_path,
     link_from,
+    section_of,
     sections,
     with_target,
 )
-from memsync.memory import (
-    MAX_ENTRY_CHARS,
-    MAX_INDEX_LINES,
-    MAX_INDEX_UNITS,
-    IndexEntry,
-    format_entry,
-    index_fits,
-    utf16_len,
-)
+from memsync.dream.visibility import MAX_INDEX_UTF16_UNITS, fits, utf16_units
+from memsync.memory import MAX_INDEX_LINES, IndexEntry, format_entry
 
-# Room under the limits for the sub-index's own title and a few later additions.
+# Room under the limits for a sub-index's own title and headings.
 CHUNK_MAX_LINES = MAX_INDEX_LINES - 20
-CHUNK_MAX_UNITS = MAX_INDEX_UNITS - 2_000
+CHUNK_MAX_UNITS = MAX_INDEX_UTF16_UNITS - 2_000
+OVERFLOW_NAME = "more"
+OVERFLOW_TITLE = "More memories"
+_OVERFLOW = re.compile(rf"{SUBINDEX_DIRNAME}/{OVERFLOW_NAME}(?:-part-\d+)?\.md")
 _UNESCAPE = re.compile(r"\\([\[\]])")
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_HEADING = re.compile(r"^##[ \t]+(.*?)[ \t#]*$")
+# A pointer line: "- [More memories (1 of 2)](indexes/more.md) — " plus a few titles;
+# short, since it takes the room of an entry the agent would otherwise see.
+POINTER_CHARS = 110
+_POINTER_UNITS = POINTER_CHARS + 1
+
+Usefulness = Callable[[str], tuple[float, ...]]
 
 
 def within_budget(lines: IndexLines) -> bool:
-    return len(lines.lines) <= MAX_INDEX_LINES and index_fits(lines.render())
+    return fits(lines.render())
 
 
-def slug(title: str) -> str:
-    words = re.findall(r"[^\W_]+", title.casefold())
-    return "-".join(words)[:60].strip("-") or "group"
-
-
-@dataclass
-class MovedGroup:
-    title: str
-    entries: int
-    files: list[str]
+def is_overflow_path(path: str) -> bool:
+    return _OVERFLOW.fullmatch(path) is not None
 
 
 @dataclass
 class BudgetResult:
     index: IndexLines
     subindexes: dict[str, IndexLines]  # written or rewritten, by path
-    removed: list[str]  # sub-index files replaced by new ones
-    moved: list[MovedGroup] = field(default_factory=list)
+    removed: list[str]  # overflow files no longer needed
+    moved: list[str] = field(default_factory=list)  # memories whose entry moved out
+    blank_lines: int = 0  # blank lines removed from MEMORY.md
     fits: bool = True
 
 
-@dataclass
-class _Group:
-    key: str
-    title: str
-    slug: str
-    lines: list[int]  # 1-based lines of MEMORY.md that belong to the group
-    replace_from: int  # where the group's entries in MEMORY.md go
-    chunks: list[str]  # its sub-index files already there
-    saving: int  # lines MEMORY.md loses when the group moves
-    units: int  # UTF-16 units of its lines in MEMORY.md
+@dataclass(frozen=True)
+class _Moving:
+    line: int  # in the compacted MEMORY.md
+    path: str
+    section: str | None
+    text: str  # the entry as written in a sub-index
 
 
 def fit_budget(
-    index: IndexLines,
-    subindexes: Mapping[str, IndexLines],
-    type_of: Mapping[str, str | None],
+    index: IndexLines, subindexes: Mapping[str, IndexLines], usefulness: Usefulness
 ) -> BudgetResult:
-    """`index` (``MEMORY.md``) brought within the limits by moving groups out.
+    """`index` (``MEMORY.md``) brought within what an agent sees, moving the fewest,
+    least useful entries. `subindexes` are the sub-index files already present;
+    `usefulness(path)` ranks a memory (higher stays longer). `fits` is False when
+    even moving every entry leaves the index too big (its other lines are text,
+    which is never deleted)."""
+    if within_budget(index):
+        return BudgetResult(index, {}, [])
+    compact, blanks = _without_blank_lines(index)
+    if within_budget(compact):
+        return BudgetResult(compact, {}, [], blank_lines=blanks)
 
-    `subindexes` are the sub-index files already present; `type_of` gives a memory's
-    type by path, for grouping entries that have no heading. The result says which
-    files to write and remove; `fits` is False when even moving every group leaves
-    the index too big (its other lines are text, which is never deleted).
-    """
-    current = index
-    files = dict(subindexes)
-    written: dict[str, IndexLines] = {}
-    removed: set[str] = set()
-    moved: list[MovedGroup] = []
-    tried: set[str] = set()
-    while not within_budget(current):
-        groups = [g for g in _groups(current, files, type_of) if g.key not in tried]
-        groups = sorted((g for g in groups if g.saving > 0), key=lambda g: (-g.saving, g.key))
-        if not groups:
-            return BudgetResult(current, written, sorted(removed), moved, fits=False)
-        replace: dict[int, list[str]] = {}
-        taken = set(files) - {chunk for group in groups for chunk in group.chunks}
-        lines, size = len(current.lines), _size(current)
-        for group in groups:
-            if lines <= MAX_INDEX_LINES and size <= MAX_INDEX_UNITS:
-                break
-            tried.add(group.key)
-            pointers, new_files, summary = _move(current, files, group, taken)
-            replace.update({number: [] for number in group.lines})
-            replace[group.replace_from] = pointers
-            lines -= group.saving
-            size -= group.units - sum(utf16_len(line) + 1 for line in pointers)
-            for path in group.chunks:
-                files.pop(path, None)
-                written.pop(path, None)
-                if path in subindexes and path not in new_files:
-                    removed.add(path)
-            taken |= set(new_files)
-            files.update(new_files)
-            written.update(new_files)
-            moved.append(summary)
-        current = current.edited(replace)
-    return BudgetResult(current, written, sorted(removed), moved)
-
-
-def _size(lines: IndexLines) -> int:
-    return utf16_len(lines.render())
-
-
-def _groups(
-    index: IndexLines, files: Mapping[str, IndexLines], type_of: Mapping[str, str | None]
-) -> list[_Group]:
-    parsed = index.index()
-    entries_at = {entry.line: entry for entry in parsed.entries}
-    groups: list[_Group] = []
-    occurrences: dict[str, int] = {}
-    for section in sections(index):
-        if section.heading is None:
-            groups.extend(_type_groups(index, section, entries_at, files, type_of))
+    entries = compact.index().entries
+    old_pointers = {
+        entry.line: path
+        for entry in entries
+        if (path := entry_path("MEMORY.md", entry.target))
+        and is_overflow_path(path)
+        and path in subindexes
+    }
+    carried = [line for path in sorted(set(old_pointers.values()), key=_part_number)
+               for line in _overflow_lines(subindexes[path])]  # fmt: skip
+    all_sections = sections(compact)
+    candidates = []
+    for entry in entries:
+        path = entry_path("MEMORY.md", entry.target)
+        if path is None or is_subindex_path(path) or entry.line in old_pointers:
             continue
-        title = section.title or "Untitled"
-        occurrences[title] = occurrences.get(title, 0) + 1
-        members = [
-            number
-            for number in range(section.first, section.last + 1)
-            if index.lines[number - 1][0].strip()
-        ]
-        if not members:
+        section = section_of(all_sections, entry.line)
+        text = with_target(entry, link_from(f"{SUBINDEX_DIRNAME}/x.md", path))
+        candidates.append(_Moving(entry.line, path, section.title, text))
+    # Least useful first; among equals, the one further down the file.
+    candidates.sort(key=lambda m: (usefulness(m.path), -m.line))
+
+    def build(moving: list[_Moving]) -> tuple[IndexLines, dict[str, IndexLines]]:
+        return _moved_out(compact, all_sections, old_pointers, carried, moving)
+
+    count = _estimate(compact, candidates, len(carried))
+    result = build(candidates[:count])
+    while count > 0:  # the estimate counts full-length pointers and no heading freed
+        smaller = build(candidates[: count - 1])
+        if not within_budget(smaller[0]):
+            break
+        count, result = count - 1, smaller
+    while not within_budget(result[0]) and count < len(candidates):
+        count += 1
+        result = build(candidates[:count])
+    # When size binds rather than lines, a long entry may have made room for several
+    # short ones: bring back, most useful first, moved entries that still fit. Counted,
+    # not rebuilt per entry; one build checks the whole return at the end.
+    moving = candidates[:count]
+    rendered = result[0].render()
+    lines, units = len(result[0].lines), utf16_units(rendered)
+    moved_lines = {m.line for m in moving}
+    staying = {entry.line for entry in entries} - moved_lines
+    removed_headings = {m.section for m in moving} - {
+        section_of(all_sections, n).title for n in staying
+    }
+    returning: list[_Moving] = []
+    for back in reversed(moving):
+        cost = utf16_units(compact.lines[back.line - 1][0]) + 1
+        if back.section in removed_headings or lines + 1 > MAX_INDEX_LINES:
             continue
-        chunks = _chunks_in(members, entries_at, files)
-        pointers = _expected_pointers(members, chunks, files)
-        groups.append(
-            _Group(
-                key=f"section:{title}:{occurrences[title]}",
-                title=title,
-                slug=slug(title),
-                lines=members,
-                replace_from=members[0],
-                chunks=chunks,
-                saving=len(members) - pointers,
-                units=_units(index, members),
-            )
-        )
-    return groups
+        if units + cost <= MAX_INDEX_UTF16_UNITS - _POINTER_UNITS:
+            returning.append(back)
+            lines, units = lines + 1, units + cost
+    if returning and (len(returning) < len(moving) or carried):
+        kept_out = [m for m in moving if m not in returning]
+        attempt = build(kept_out)
+        if within_budget(attempt[0]):
+            moving, result = kept_out, attempt
+    new_index, files = result
+    removed = sorted(path for path in set(old_pointers.values()) if path not in files)
+    return BudgetResult(
+        new_index,
+        files,
+        removed,
+        moved=[m.path for m in moving],
+        blank_lines=blanks,
+        fits=within_budget(new_index),
+    )
 
 
-def _type_groups(
+def _part_number(path: str) -> int:
+    found = re.search(r"-part-(\d+)\.md$", path)
+    return int(found.group(1)) if found else 1
+
+
+def _without_blank_lines(index: IndexLines) -> tuple[IndexLines, int]:
+    blanks: dict[int, list[str]] = {}
+    fence = ""
+    for number, content in enumerate(index.contents(), start=1):
+        opened = _FENCE.match(content)
+        if fence:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = ""
+            continue
+        if opened:
+            fence = opened.group(1)
+        elif not content.strip():
+            blanks[number] = []
+    return (index.edited(blanks), len(blanks)) if blanks else (index, 0)
+
+
+def _overflow_lines(lines: IndexLines) -> list[tuple[str | None, str]]:
+    """(heading, entry line) of an overflow file memsync wrote earlier."""
+    found: list[tuple[str | None, str]] = []
+    heading: str | None = None
+    for content in lines.contents():
+        match = _HEADING.match(content)
+        if match:
+            heading = match.group(1).strip() or None
+        elif content.strip() and not content.startswith("# "):
+            found.append((heading, content))
+    return found
+
+
+def _estimate(index: IndexLines, candidates: list[_Moving], carried: int) -> int:
+    """How many entries must move, counting each pointer as a full-length line."""
+    lines = len(index.lines)
+    units = utf16_units(index.render())
+    contents = index.contents()
+    for count in range(len(candidates) + 1):
+        pointers = max(1, math.ceil((carried + count) / CHUNK_MAX_LINES))
+        if (
+            lines + pointers <= MAX_INDEX_LINES
+            and units + pointers * _POINTER_UNITS <= MAX_INDEX_UTF16_UNITS
+        ):
+            return count
+        if count < len(candidates):
+            lines -= 1
+            units -= utf16_units(contents[candidates[count].line - 1]) + 1
+    return len(candidates)
+
+
+def _moved_out(
     index: IndexLines,
-    section: Section,
-    entries_at: Mapping[int, IndexEntry],
-    files: Mapping[str, IndexLines],
-    type_of: Mapping[str, str | None],
-) -> list[_Group]:
-    by_type: dict[str, list[int]] = {}
-    for number in range(section.first, section.last + 1):
-        entry = entries_at.get(number)
-        if entry is None:
+    all_sections: list[Section],
+    old_pointers: Mapping[int, str],
+    carried: list[tuple[str | None, str]],
+    moving: list[_Moving],
+) -> tuple[IndexLines, dict[str, IndexLines]]:
+    if not moving and not carried:
+        return index, {}
+    gone = {m.line for m in moving} | set(old_pointers)
+    replace: dict[int, list[str]] = {number: [] for number in gone}
+    contents = index.contents()
+    for section in all_sections:
+        if section.heading is None:
             continue
-        path = entry_path("MEMORY.md", entry.target)
-        if path is not None and is_subindex_path(path):
-            kind = _chunk_type(path, type_of)
-            if kind is None:
-                continue  # someone else's sub-index: it stays where it is
-        else:
-            kind = (type_of.get(path) if path else None) or "other"
-        by_type.setdefault(kind, []).append(number)
-    groups = []
-    for kind, members in sorted(by_type.items()):
-        chunks = _chunks_in(members, entries_at, files)
-        title = f"{kind.capitalize()} memories"
-        groups.append(
-            _Group(
-                key=f"type:{kind}",
-                title=title,
-                slug=kind,
-                lines=members,
-                replace_from=members[0],
-                chunks=chunks,
-                saving=len(members) - max(1, len(chunks)),
-                units=_units(index, members),
-            )
-        )
-    return groups
+        members = [n for n in range(section.first, section.last + 1) if contents[n - 1].strip()]
+        if members and all(n in gone for n in members):
+            replace[section.heading] = []  # the heading goes with all it held
+    overflow = carried + [(m.section, m.text) for m in sorted(moving, key=lambda m: m.line)]
+    files, pointers = _overflow_files(overflow)
+    return index.edited(replace, pointers), files
 
 
-def _units(index: IndexLines, members: list[int]) -> int:
-    return sum(utf16_len(index.lines[n - 1][0]) + 1 for n in members)
-
-
-def _chunk_type(path: str, type_of: Mapping[str, str | None]) -> str | None:
-    """The type whose group wrote `path` (``indexes/feedback-part-2.md`` → feedback)."""
-    name = path.removeprefix(f"{SUBINDEX_DIRNAME}/").removesuffix(".md")
-    base = re.sub(r"-part-\d+$", "", name)
-    known = {kind for kind in type_of.values() if kind} | {"other"}
-    return base if base in known else None
-
-
-def _chunks_in(
-    members: list[int], entries_at: Mapping[int, IndexEntry], files: Mapping[str, IndexLines]
-) -> list[str]:
-    chunks = []
-    for number in members:
-        entry = entries_at.get(number)
-        if entry is None:
-            continue
-        path = entry_path("MEMORY.md", entry.target)
-        if path is not None and is_subindex_path(path) and path in files:
-            chunks.append(path)
-    return chunks
-
-
-def _expected_pointers(
-    members: list[int], chunks: list[str], files: Mapping[str, IndexLines]
-) -> int:
-    lines = len(members) - len(chunks) + sum(len(_chunk_body(files[c])) for c in chunks)
-    return max(1, -(-lines // CHUNK_MAX_LINES))
-
-
-def _chunk_body(lines: IndexLines) -> list[str]:
-    """A sub-index's lines without its title and blank lines."""
-    body = [content for content, _ in lines.lines if content.strip()]
-    if body and body[0].startswith("# "):
-        body = body[1:]
-    return body
-
-
-def _move(
-    index: IndexLines, files: Mapping[str, IndexLines], group: _Group, taken: set[str]
-) -> tuple[list[str], dict[str, IndexLines], MovedGroup]:
-    """The group's entries for ``MEMORY.md`` (one per sub-index file), the sub-index
-    files, and what moved. `taken` are sub-index paths other groups own."""
-    entries_at = {entry.line: entry for entry in index.index().entries}
-    moving: list[str] = []
-    for number in group.lines:
-        content = index.lines[number - 1][0]
-        entry = entries_at.get(number)
-        if entry is None:
-            moving.append(content)
-            continue
-        path = entry_path("MEMORY.md", entry.target)
-        if path is not None and path in group.chunks:
-            moving.extend(_chunk_body(files[path]))
-        elif path is None:
-            moving.append(content)
-        else:
-            moving.append(with_target(entry, link_from(f"{SUBINDEX_DIRNAME}/x.md", path)))
-
-    base = group.slug
-    suffix = 1
-    while f"{SUBINDEX_DIRNAME}/{base}.md" in taken:
-        suffix += 1
-        base = f"{group.slug}-{suffix}"
-    pieces = _split(moving)
-    new_files: dict[str, IndexLines] = {}
-    pointers: list[str] = []
-    entries = 0
-    for number, piece in enumerate(pieces, start=1):
-        name = base if number == 1 else f"{base}-part-{number}"
-        path = f"{SUBINDEX_DIRNAME}/{name}.md"
-        title = group.title if len(pieces) == 1 else f"{group.title} ({number} of {len(pieces)})"
-        text = "\n".join([f"# {title}", "", *piece]) + "\n"
-        new_files[path] = IndexLines.parse(text)
-        pointer, count = _pointer(title, path, piece)
-        pointers.append(pointer)
-        entries += count
-    return pointers, new_files, MovedGroup(group.title, entries, list(new_files))
-
-
-def _split(lines: list[str]) -> list[list[str]]:
+def _overflow_files(
+    overflow: list[tuple[str | None, str]],
+) -> tuple[dict[str, IndexLines], list[str]]:
+    """The overflow written as sub-index files, and their entries for ``MEMORY.md``."""
+    grouped: dict[str | None, list[str]] = {}
+    for heading, line in overflow:
+        grouped.setdefault(heading, []).append(line)
     pieces: list[list[str]] = [[]]
-    size = 0
-    for line in lines:
-        cost = utf16_len(line) + 1
-        if pieces[-1] and (len(pieces[-1]) >= CHUNK_MAX_LINES or size + cost > CHUNK_MAX_UNITS):
-            pieces.append([])
-            size = 0
-        pieces[-1].append(line)
-        size += cost
-    return pieces
+    units = 0
+    for heading, lines in grouped.items():
+        for line in lines:
+            cost = utf16_units(line) + 1
+            full = len(pieces[-1]) >= CHUNK_MAX_LINES or units + cost > CHUNK_MAX_UNITS
+            if pieces[-1] and full:
+                pieces.append([])
+                units = 0
+            if heading is not None and f"## {heading}" not in pieces[-1]:
+                pieces[-1].append(f"## {heading}")
+            elif heading is None and any(p.startswith("## ") for p in pieces[-1]):
+                pieces[-1].append("## Other")
+            pieces[-1].append(line)
+            units += cost
+    files: dict[str, IndexLines] = {}
+    pointers: list[str] = []
+    for number, piece in enumerate(pieces, start=1):
+        name = OVERFLOW_NAME if number == 1 else f"{OVERFLOW_NAME}-part-{number}"
+        path = f"{SUBINDEX_DIRNAME}/{name}.md"
+        title = (
+            OVERFLOW_TITLE if len(pieces) == 1 else f"{OVERFLOW_TITLE} ({number} of {len(pieces)})"
+        )
+        text = "\n".join([f"# {title}", "", *piece]) + "\n"
+        files[path] = IndexLines.parse(text)
+        pointers.append(_pointer(title, path, files[path].index().entries))
+    return files, pointers
 
 
-def _pointer(title: str, path: str, piece: list[str]) -> tuple[str, int]:
-    """The ``MEMORY.md`` entry for one sub-index file, and how many entries it lists."""
-    chunk = IndexLines.parse("\n".join(piece) + "\n").index()
-    titles = [_UNESCAPE.sub(r"\1", entry.title) for entry in chunk.entries]
+def _pointer(title: str, path: str, entries: list[IndexEntry]) -> str:
+    """The ``MEMORY.md`` entry for one overflow file: what it holds, by title."""
+    titles = [_UNESCAPE.sub(r"\1", entry.title) for entry in entries]
     count = len(titles)
-    hook = f"{count} {'entry' if count == 1 else 'entries'}: " + ", ".join(titles)
+    hook = f"{count} more {'entry' if count == 1 else 'entries'}: " + ", ".join(titles)
     prefix = format_entry(title, path) + " — "
-    return prefix + fit_line(prefix, hook, MAX_ENTRY_CHARS), count
+    return prefix + fit_line(prefix, hook, POINTER_CHARS)

@@ -12,12 +12,14 @@ dashboard can be rebuilt from the repository.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from memsync.dream.counts import MemoryCounts
+from memsync.dream.canaries import CANARIES_TRAILER, LOST_TRAILER, CanaryResult
+from memsync.dream.counts import VISIBLE_TRAILER, MemoryCounts, hides_entries, parse_visible
 from memsync.dream.run import BRANCH_PREFIX, DREAM_TRAILER
 from memsync.store import MAIN, CommitInfo, MemoryRepo
 from memsync.store.history import LOG_FORMAT, parse_log
@@ -60,10 +62,34 @@ class Proposal:
     rejected_at: datetime | None = None
     reverted_commit: str | None = None
     conflicts: tuple[str, ...] = field(default=())
+    visible: tuple[int, int] | None = None  # MEMORY.md entries an agent sees, before/after
+    canaries: CanaryResult | None = None  # main's canary questions asked of the dream
+
+    @property
+    def at_risk(self) -> bool:
+        """Recall no longer finds facts it found on main."""
+        return self.canaries is not None and self.canaries.at_risk
 
     @property
     def is_open(self) -> bool:
         return self.status in (ProposalStatus.OPEN, ProposalStatus.CONFLICTED)
+
+    @property
+    def visible_before(self) -> int | None:
+        return self.visible[0] if self.visible else None
+
+    @property
+    def visible_after(self) -> int | None:
+        return self.visible[1] if self.visible else None
+
+    @property
+    def visible_lowered(self) -> bool:
+        """The dream hides entries the agent saw: a reviewer should know first."""
+        if self.visible is None or self.before is None or self.after is None:
+            return False
+        before = dataclasses.replace(self.before, visible_entries=self.visible[0])
+        after = dataclasses.replace(self.after, visible_entries=self.visible[1])
+        return hides_entries(before, after)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -88,6 +114,17 @@ class Proposal:
             "rejected_at": self.rejected_at.isoformat() if self.rejected_at else None,
             "reverted_commit": self.reverted_commit,
             "conflicts": list(self.conflicts),
+            "canaries": self.canaries.to_dict() if self.canaries else None,
+            "at_risk": self.at_risk,
+            "visible_entries": (
+                {
+                    "before": self.visible[0],
+                    "after": self.visible[1],
+                    "lowered": self.visible_lowered,
+                }
+                if self.visible
+                else None
+            ),
         }
 
 
@@ -197,6 +234,10 @@ def _proposal(
         rejected_at=rejection[2] if rejection else None,
         reverted_commit=revert.sha if revert else None,
         conflicts=conflicts,
+        visible=parse_visible(info.trailer(VISIBLE_TRAILER)),
+        canaries=CanaryResult.parse(
+            info.trailer(CANARIES_TRAILER), list(info.trailer_values(LOST_TRAILER))
+        ),
     )
 
 

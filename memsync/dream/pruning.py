@@ -3,8 +3,9 @@
 Entries that link no file are removed; topic files no entry reaches get one, under
 their type's heading when the index is grouped by type; entries over 200 characters
 are cut at a word boundary, the cut detail going into the memory unless it already
-says it; and ``MEMORY.md`` is brought within 200 lines and 25,000 characters by moving
-groups into sub-indexes (`memsync.dream.index_budget`).
+says it; and ``MEMORY.md`` is brought within what an agent sees (200 lines, 25,000
+UTF-16 units) by moving the fewest, least useful entries into a sub-index
+(`memsync.dream.index_budget`).
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ from memsync.dream.index_edit import (
     sections,
     shortened,
 )
+from memsync.dream.usefulness import usefulness_of
+from memsync.dream.visibility import MAX_INDEX_UTF16_UNITS
 from memsync.dream.workspace import DreamDirectory, DreamReport
 from memsync.memory import (
     INDEX_FILENAME,
     MAX_ENTRY_CHARS,
     MAX_INDEX_LINES,
-    MAX_INDEX_UNITS,
     IndexEntry,
     MemoryFile,
     format_entry,
@@ -214,35 +216,42 @@ def _keep_cut_detail(
 
 
 def fit_index(directory: DreamDirectory, report: DreamReport) -> None:
-    """Bring MEMORY.md within 200 lines and 25,000 characters through sub-indexes."""
+    """Bring MEMORY.md within what an agent sees, moving the least useful entries out."""
     if directory.index is None or within_budget(directory.index):
         return
     shown = directory.shown(INDEX_FILENAME)
+    limits = f"{MAX_INDEX_LINES} lines and {MAX_INDEX_UTF16_UNITS:,} UTF-16 units"
     if not directory.can_split:
         report.notes.append(
-            f"{shown} is over {MAX_INDEX_LINES} lines or {MAX_INDEX_UNITS:,} characters, but "
-            f"{directory.shown(SUBINDEX_DIRNAME)} is not a plain folder; left for a person"
+            f"{shown} is over {limits}, but {directory.shown(SUBINDEX_DIRNAME)} is not a "
+            "plain folder; left for a person"
         )
         return
-    type_of = {path: memory.memory_type for path, memory in directory.memories.items()}
-    result = fit_budget(directory.index, directory.subindexes, type_of)
+    rank = usefulness_of(directory.memories, directory.changed_at)
+    result = fit_budget(directory.index, directory.subindexes, rank)
     for path in result.removed:
         directory.remove_subindex(path)
     for path, lines in result.subindexes.items():
         directory.set_index(path, lines)
     directory.set_index(INDEX_FILENAME, result.index)
-    for group in result.moved:
-        files = ", ".join(directory.shown(path) for path in group.files)
-        report.moved.append(group.title)
+    if result.blank_lines:
         report.notes.append(
-            f"{shown}: moved the {group.entries} entries of '{group.title}' into {files}, "
-            "linked from one entry each, to keep the index within "
-            f"{MAX_INDEX_LINES} lines and {MAX_INDEX_UNITS:,} characters"
+            f"{shown}: removed {result.blank_lines} blank lines to keep entries within {limits}"
+        )
+    if result.moved:
+        files = ", ".join(directory.shown(path) for path in sorted(result.subindexes))
+        report.moved.extend(directory.shown(path) for path in result.moved)
+        report.notes.append(
+            f"{shown}: moved the entries of the {len(result.moved)} least useful memories "
+            f"(by type, links from other memories, then age) into {files} to keep the index "
+            f"within {limits}; every other entry stays where it was: "
+            + ", ".join(directory.shown(path) for path in result.moved[:10])
+            + (f" and {len(result.moved) - 10} more" if len(result.moved) > 10 else "")
         )
     if not result.fits:
         report.notes.append(
-            f"{shown} is still over {MAX_INDEX_LINES} lines or {MAX_INDEX_UNITS:,} characters: "
-            "what is left is text, not entries, and is never deleted; left for a person"
+            f"{shown} is still over {limits}: what is left is text, not entries, and is "
+            "never deleted; left for a person"
         )
     # Links one folder down are three characters longer.
     shorten_entries(directory, report)

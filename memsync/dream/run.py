@@ -23,7 +23,13 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from memsync.dream.counts import MemoryCounts
+from memsync.dream.canaries import CanaryResult, read_tree, run_canaries
+from memsync.dream.counts import (
+    VISIBLE_TRAILER,
+    MemoryCounts,
+    hides_entries,
+    visible_trailer,
+)
 from memsync.dream.engine import DreamCancelled, DreamContext, DreamEngine, EngineResult, Scope
 from memsync.dream.gates import Gate
 from memsync.dream.locks import ConsolidationLock, RedisDreamLock, redis_lock_key
@@ -73,6 +79,7 @@ class DreamRequest:
     scope: Scope = Scope.PERSONAL
     sessions: tuple[str, ...] = ()  # what the session gate found; reviewed by the engine
     transcripts_dir: Path | None = None
+    code_dir: Path | None = None  # a code checkout: memories citing what it lacks are stale
     # What the time gate read (ns; 0 = no lock file). None when the gates were bypassed
     # (a manual dream): then no "another consolidation finished meanwhile" check.
     gate_mtime_ns: int | None = None
@@ -104,6 +111,18 @@ class DreamOutcome:
     after: MemoryCounts | None = None
     notes: list[str] = field(default_factory=list)
     error: str | None = None
+    canaries: CanaryResult | None = None
+
+    def visible(self) -> dict[str, Any] | None:
+        """Entries the agent sees in MEMORY.md before → after; `lowered` flags a dream
+        that hides entries (merged-away memories aside)."""
+        if self.before is None or self.after is None:
+            return None
+        return {
+            "before": self.before.visible_entries or 0,
+            "after": self.after.visible_entries or 0,
+            "lowered": hides_entries(self.before, self.after),
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -123,6 +142,8 @@ class DreamOutcome:
             "usage": dict(self.usage),
             "before": self.before.to_dict() if self.before else None,
             "after": self.after.to_dict() if self.after else None,
+            "visible_entries": self.visible(),
+            "canaries": self.canaries.to_dict() if self.canaries else None,
             "notes": list(self.notes),
             "error": self.error,
         }
@@ -241,6 +262,7 @@ def _dream(
         workspace = repo.add_worktree(worktree, branch, MAIN)
         created = True
         outcome.before = MemoryCounts.of_directory(worktree)
+        main_files = read_tree(worktree)
         context = DreamContext(
             workdir=worktree,
             scope=request.scope,
@@ -248,18 +270,29 @@ def _dream(
             last_changed=repo.ages(MAIN),
             sessions=request.sessions,
             transcripts_dir=request.transcripts_dir,
+            code_dir=request.code_dir,
         )
         result = request.engine.consolidate(context, progress)
         _take_result(outcome, result)
         if progress.cancelled():
             raise DreamCancelled("cancelled after the engine finished")
         outcome.after = MemoryCounts.of_directory(worktree)
+        progress.phase("canaries")
+        outcome.canaries = run_canaries(main_files, read_tree(worktree), context.last_changed, now)
+        if outcome.canaries.at_risk:
+            outcome.summary = f"At risk: {outcome.canaries.sentence()} " + outcome.summary
+        visible = outcome.visible()
+        if visible and visible["lowered"]:
+            outcome.summary = (
+                f"Warning: the agent would see fewer memories: {visible['before']} entries of "
+                f"MEMORY.md before, {visible['after']} after. " + outcome.summary
+            )
         commit = workspace.commit(
             CommitKind.DREAM,
             f"consolidate memories (dream {dream_id}, {outcome.engine})",
             _trailers(dream_id, outcome),
             author=DREAM_AUTHOR,
-            body=result.summary,
+            body=outcome.summary,
         )
         if commit is None:
             outcome.status = DreamStatus.NO_CHANGES
@@ -320,6 +353,8 @@ def _trailers(dream_id: str, outcome: DreamOutcome) -> list[tuple[str, str]]:
         ("Memsync-Tokens", tokens),
         ("Memsync-Before", outcome.before.trailer()),
         ("Memsync-After", outcome.after.trailer()),
+        (VISIBLE_TRAILER, visible_trailer(outcome.before, outcome.after)),
+        *(outcome.canaries.trailers() if outcome.canaries else []),
     ]
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from memsync.confined import ConfinedRoot, EntryKind
 from memsync.dream.engine import DreamContext, DreamProgress
 from memsync.dream.index_edit import SUBINDEX_DIRNAME, IndexLines
+from memsync.dream.staleness import StaleMemory
 from memsync.memory import INDEX_FILENAME, MemoryDirectory, MemoryFile, ProblemCode
 
 # Instructions for people and other tools, never memories (SPEC D4: CLAUDE.md wins).
@@ -34,7 +35,7 @@ class DreamReport:
     indexed: int = 0
     shortened: dict[str, None] = field(default_factory=dict)
     moved: list[str] = field(default_factory=list)
-    stale: list[str] = field(default_factory=list)
+    stale: list[StaleMemory] = field(default_factory=list)
 
     def improve(self, path: str) -> None:
         self.improved[path] = None

@@ -1,13 +1,15 @@
-"""Extraction on the server: onto a member's branch, never onto ``main`` (SPEC E5, T1).
+"""Extraction on the server: onto a branch of the member's, never onto ``main`` (SPEC E5,
+T1), and never onto ``members/<user>`` either.
 
-An uploaded session belongs to one member, so its extraction lands on
-``members/<user>`` and reaches ``main`` the way a push does: through the member
-merge, with its secret scan and review. The work happens in a worktree of its own
-(``extract/<name>`` started from ``main`` when the member's branch is already merged
-there, else from the member's branch), so nothing a member pushes meanwhile is
-touched. The result moves the member's branch with a compare-and-swap: if the
-member pushed during the extraction, `MemberBranchMoved` is raised and nothing
-changes (the caller keeps the cursor, the next upload retries).
+An uploaded session belongs to one member, so its extraction lands on the server's
+``extractions/<user>`` and reaches ``main`` the way a push does: through the member
+merge, with its secret scan and review. ``members/<user>`` only ever moves when its
+member pushes: a commit of the server's there made their next push non-fast-forward.
+The work happens in a worktree of its own (``extract/<name>`` started from ``main``
+when the branch is already merged there, else from the branch), so nothing else is
+touched meanwhile. The result moves the branch with a compare-and-swap: if it moved
+during the extraction (another extraction of the member's), `MemberBranchMoved` is
+raised and nothing changes (the caller keeps the cursor, the next upload retries).
 
 Before anything is committed the changes are screened as a push would be: secrets,
 the size cap, path safety, encoding (`screen_for_team`). A refused extraction

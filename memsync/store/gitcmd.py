@@ -9,7 +9,9 @@ HEAD without compare-and-swap and loses concurrent commits).
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -96,6 +98,38 @@ class GitRunner:
         if status != 0 and ok is not None and status not in ok:
             raise GitError(args, status, stderr_text or stdout_bytes.decode(errors="replace"))
         return status, stdout_bytes, stderr_text
+
+    def run_timed(self, *args: str, timeout: float) -> tuple[int, str, str]:
+        """Like :meth:`run_status`, for a command that talks to a server: git is killed
+        after ``timeout`` seconds (status 124, stderr ``timed out after N s``). curl has
+        no total limit git exposes, and a server that accepts a connection and never
+        answers would otherwise hold the caller until the low-speed limit trips."""
+        try:
+            # A session of its own: on timeout the whole group goes, with the
+            # git-remote-http helper that would otherwise keep the pipes open.
+            process = subprocess.Popen(
+                self._command(args),
+                cwd=self.cwd,
+                env={**os.environ, **self._env},
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
+        except FileNotFoundError as error:
+            raise GitError(args, 127, f"git is not installed: {error}") from error
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            return 124, "", f"git {args[0]}: timed out after {timeout:g} s"
+        return (
+            process.returncode,
+            stdout.decode("utf-8", errors="replace").rstrip("\n"),
+            stderr.decode("utf-8", errors="replace"),
+        )
 
     def run_with_input(self, data: bytes, *args: str) -> bytes:
         """Run git with ``data`` on stdin; return stdout as bytes."""

@@ -18,7 +18,7 @@ from enum import StrEnum
 
 from memsync.secrets import check_blob
 from memsync.store import CommitKind, Identity, MemoryRepo
-from memsync.sync.refs import member_branch, member_ref
+from memsync.sync.refs import member_branch
 
 CONFLICTS_PREFIX = "refs/memsync/conflicts/"
 
@@ -64,14 +64,16 @@ class MemberMerge:
         return self.status == "merged"
 
 
-def merge_member(repo: MemoryRepo, member: Member) -> MemberMerge:
-    """Merge ``members/<user>`` into ``main`` (checked out in ``repo``), authored by them.
+def merge_member(repo: MemoryRepo, member: Member, *, branch: str | None = None) -> MemberMerge:
+    """Merge ``members/<user>`` (or another branch of theirs, such as the server's
+    ``extractions/<user>``) into ``main`` (checked out in ``repo``), authored by them.
 
     The merge commit is kind ``merge`` with ``Memsync-Member`` and ``Co-authored-by``
     trailers; its body names the files whose member side waits for review.
     """
+    branch = branch or member.branch
     with repo.lock.held():
-        theirs = repo.rev_parse(member_ref(member.username))
+        theirs = repo.rev_parse(f"refs/heads/{branch}")
         if theirs is None:
             return MemberMerge(member.username, "no-branch")
         before = repo.head()
@@ -91,7 +93,7 @@ def merge_member(repo: MemoryRepo, member: Member) -> MemberMerge:
         result = repo.merge(
             theirs,
             kind=CommitKind.MERGE,
-            summary=f"{member.branch} into main",
+            summary=f"{branch} into main",
             trailers=trailers,
             author=member.identity,
             keep_ours_on_conflict=True,

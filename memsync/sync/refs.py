@@ -1,8 +1,11 @@
 """Which refs a member may push (SPEC T1): only ``refs/heads/members/<own username>``.
 
 ``main`` changes only by the server's merges and a maintainer's approvals, ``dream/*``
-branches are the server's proposals, and ``refs/memsync/*`` holds what the server keeps
-(both sides of conflicts). Pure: the pre-receive hook feeds it what Git reports.
+branches are the server's proposals, ``extractions/<user>`` holds what the server
+extracted from a member's uploaded sessions (never ``members/<user>``: that branch moves
+only when its member pushes, so their next push is never refused for the server's
+work), and ``refs/memsync/*`` holds what the server keeps (both sides of conflicts).
+Pure: the pre-receive hook feeds it what Git reports.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from dataclasses import dataclass
 MEMBERS_PREFIX = "refs/heads/members/"
 MAIN_REF = "refs/heads/main"
 DREAM_PREFIX = "refs/heads/dream/"
+EXTRACTIONS_PREFIX = "refs/heads/extractions/"
 SERVER_PREFIX = "refs/memsync/"
 
 
@@ -22,6 +26,11 @@ def member_branch(username: str) -> str:
 
 def member_ref(username: str) -> str:
     return MEMBERS_PREFIX + username
+
+
+def extraction_branch(username: str) -> str:
+    """The branch (without ``refs/heads/``) the server's extractions for a member land on."""
+    return f"extractions/{username}"
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,8 @@ def refusal(update: RefUpdate, pusher: str) -> str | None:
         why = "main changes only when the server merges members' branches"
     elif ref.startswith(DREAM_PREFIX):
         why = "dream/* branches are proposals the server makes"
+    elif ref.startswith(EXTRACTIONS_PREFIX):
+        why = "extractions/* hold what the server extracts from uploaded sessions"
     elif ref.startswith(SERVER_PREFIX):
         why = "refs/memsync/* is kept by the server"
     elif ref.startswith(MEMBERS_PREFIX):

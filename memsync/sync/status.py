@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from memsync.store import MAIN, CommitInfo, MemoryRepo
 
 MEMBERS_REFS = "refs/heads/members/"
+EXTRACTIONS_REFS = "refs/heads/extractions/"
 DREAM_REFS = "refs/heads/dream/"
 
 
@@ -25,13 +26,12 @@ class TeamStatus:
     proposals: list[BranchState]
 
 
-def unmerged_members(repo: MemoryRepo) -> list[str]:
-    """Usernames whose ``members/<user>`` branch holds commits ``main`` lacks: one
+def unmerged_members(repo: MemoryRepo, prefix: str = MEMBERS_REFS) -> list[str]:
+    """Usernames whose ``members/<user>`` branch (or, with ``prefix``, another per-user
+    branch such as ``extractions/<user>``) holds commits ``main`` lacks: one
     ``git for-each-ref`` call, for the sweep that re-queues merges a hook could not."""
-    output = repo.git.run(
-        "for-each-ref", f"--no-merged={MAIN}", "--format=%(refname)", MEMBERS_REFS
-    )
-    return [ref.removeprefix(MEMBERS_REFS) for ref in output.splitlines() if ref]
+    output = repo.git.run("for-each-ref", f"--no-merged={MAIN}", "--format=%(refname)", prefix)
+    return [ref.removeprefix(prefix) for ref in output.splitlines() if ref]
 
 
 def unmerged_branches(repo: MemoryRepo, prefix: str) -> list[BranchState]:

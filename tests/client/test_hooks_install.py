@@ -60,17 +60,68 @@ def commands(settings: dict, event: str) -> list[str]:
     ]
 
 
+def timeouts(settings: dict) -> dict[str, list]:
+    return {
+        event: [hook.get("timeout") for group in groups for hook in group["hooks"]]
+        for event, groups in settings.get("hooks", {}).items()
+    }
+
+
 def test_it_installs_pull_at_session_start_and_push_at_session_end_and_stop(home):
     result = memsync(home, "hooks", "install")
 
     assert result.returncode == 0, result.stderr
     settings = json.loads(user_settings(home).read_text())
     assert settings["hooks"]["SessionStart"] == [
-        {"matcher": "", "hooks": [{"type": "command", "command": "memsync pull --quiet"}]}
+        {
+            "matcher": "",
+            "hooks": [{"type": "command", "command": "memsync pull --hook", "timeout": 15}],
+        }
     ]
-    assert commands(settings, "SessionEnd") == ["memsync push --quiet"]
-    assert commands(settings, "Stop") == ["memsync push --quiet"]
+    assert commands(settings, "SessionEnd") == ["memsync push --hook"]
+    assert commands(settings, "Stop") == ["memsync push --hook"]
     assert "UserPromptSubmit" not in settings["hooks"]
+
+
+def test_every_hook_names_its_timeout_and_the_recall_model_is_opt_in(home):
+    plain = memsync(home, "hooks", "install", "--recall")
+    settings = json.loads(user_settings(home).read_text())
+    with_model = memsync(home, "hooks", "install", "--recall-model", "claude-haiku-4-5")
+    modelled = json.loads(user_settings(home).read_text())
+
+    assert plain.returncode == 0 and with_model.returncode == 0, with_model.stderr
+    assert timeouts(settings) == {
+        "SessionStart": [15], "SessionEnd": [10], "Stop": [10], "UserPromptSubmit": [10]
+    }  # fmt: skip
+    assert commands(settings, "UserPromptSubmit") == ["memsync recall --hook"]
+    assert commands(modelled, "UserPromptSubmit") == [
+        "memsync recall --hook --model claude-haiku-4-5"
+    ]
+    assert timeouts(modelled)["UserPromptSubmit"] == [30]
+    assert "UserPromptSubmit" in with_model.stdout and "Stop" not in with_model.stdout
+
+
+def test_installing_over_an_older_memsync_replaces_its_hooks_without_a_timeout(home):
+    user_settings(home).parent.mkdir()
+    older = {"hooks": {
+        "SessionStart": [{"matcher": "", "hooks": [
+            {"type": "command", "command": "memsync pull --quiet"}]}],
+        "Stop": [{"matcher": "", "hooks": [
+            {"type": "command", "command": "memsync push --quiet"},
+            {"type": "command", "command": "say done"}]}],
+        "SessionEnd": [{"matcher": "", "hooks": [
+            {"type": "command", "command": "memsync push --quiet"}]}],
+    }}  # fmt: skip
+    user_settings(home).write_text(json.dumps(older))
+
+    result = memsync(home, "hooks", "install")
+
+    settings = json.loads(user_settings(home).read_text())
+    assert result.returncode == 0, result.stderr
+    assert commands(settings, "Stop") == ["say done", "memsync push --hook"]
+    assert commands(settings, "SessionStart") == ["memsync pull --hook"]
+    assert timeouts(settings)["SessionEnd"] == [10]
+    assert timeouts(settings)["Stop"] == [None, 10]  # "say done" is not ours to change
 
 
 def test_it_keeps_every_foreign_setting_and_hook(home):
@@ -82,7 +133,7 @@ def test_it_keeps_every_foreign_setting_and_hook(home):
     settings = json.loads(user_settings(home).read_text())
     assert settings["model"] == "opus"
     assert settings["permissions"] == FOREIGN["permissions"]
-    assert commands(settings, "SessionStart") == ["echo hello", "memsync pull --quiet"]
+    assert commands(settings, "SessionStart") == ["echo hello", "memsync pull --hook"]
     assert settings["hooks"]["PostToolUse"] == FOREIGN["hooks"]["PostToolUse"]
 
 
@@ -96,14 +147,14 @@ def test_installing_twice_leaves_one_entry_and_the_file_unchanged(home):
     assert "nothing changed" in again.stdout
     assert user_settings(home).read_bytes() == first
     settings = json.loads(first)
-    assert commands(settings, "Stop") == ["memsync push --quiet"]
+    assert commands(settings, "Stop") == ["memsync push --hook"]
     assert commands(settings, "UserPromptSubmit") == ["memsync recall --hook"]
 
 
 def test_a_hook_pointed_at_another_memsync_path_counts_as_ours(home):
     user_settings(home).parent.mkdir()
-    moved = {"hooks": {"Stop": [{"matcher": "", "hooks": [
-        {"type": "command", "command": "/opt/bin/memsync push --quiet"}]}]}}  # fmt: skip
+    ours = {"type": "command", "command": "/opt/bin/memsync push --hook", "timeout": 10}
+    moved = {"hooks": {"Stop": [{"matcher": "", "hooks": [ours]}]}}
     user_settings(home).write_text(json.dumps(moved))
 
     memsync(home, "hooks", "install")
@@ -111,7 +162,7 @@ def test_a_hook_pointed_at_another_memsync_path_counts_as_ours(home):
     memsync(home, "hooks", "uninstall")
     left = json.loads(user_settings(home).read_text())
 
-    assert commands(installed, "Stop") == ["/opt/bin/memsync push --quiet"]
+    assert commands(installed, "Stop") == ["/opt/bin/memsync push --hook"]
     assert left == {}
 
 
@@ -176,7 +227,7 @@ def test_project_scope_writes_the_projects_shared_settings(home, tmp_path):
 
     settings = json.loads((project / ".claude" / "settings.json").read_text())
     assert result.returncode == 0
-    assert commands(settings, "SessionStart") == ["memsync pull --quiet"]
+    assert commands(settings, "SessionStart") == ["memsync pull --hook"]
     assert not user_settings(home).exists()
 
 
@@ -189,10 +240,10 @@ def test_without_memsync_on_path_user_hooks_run_this_installation_by_path(home, 
 
     settings = json.loads(user_settings(home).read_text())
     assert user.returncode == 0, user.stderr
-    assert commands(settings, "Stop") == [f"{SCRIPT} push --quiet"]
+    assert commands(settings, "Stop") == [f"{SCRIPT} push --hook"]
     assert "nothing changed" in again.stdout
     shared = json.loads((tmp_path / ".claude" / "settings.json").read_text())
-    assert commands(shared, "Stop") == ["memsync push --quiet"]  # no machine's path in a repo
+    assert commands(shared, "Stop") == ["memsync push --hook"]  # no machine's path in a repo
     assert "not on your PATH" in project.stderr
 
 
@@ -216,4 +267,4 @@ def test_a_symlinked_settings_file_stays_a_symlink(home, tmp_path):
     memsync(home, "hooks", "install")
 
     assert user_settings(home).is_symlink()
-    assert commands(json.loads(dotfiles.read_text()), "SessionEnd") == ["memsync push --quiet"]
+    assert commands(json.loads(dotfiles.read_text()), "SessionEnd") == ["memsync push --hook"]

@@ -10,6 +10,7 @@ import shutil
 import socket
 import stat
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -424,3 +425,40 @@ def test_the_plain_git_way_from_the_readme_works(
     assert team.repo.read("main", "runbook.md") is not None
     assert git("rev-parse", "HEAD") == git("rev-parse", "origin/main")  # main's merge, pulled
     assert (team_dir / "runbook.md").exists()
+
+
+# --- server extraction and the member's branch ---------------------------------------------
+
+
+@pytest.mark.worker
+def test_a_members_push_after_a_server_extraction_is_accepted(
+    team: Team, developers: dict[str, Developer], celery_worker
+):
+    from dashboard.models import Project, Run, RunKind
+    from tests.extract.sessions import SessionLog
+
+    Project.objects.filter(pk=team.project.pk).update(allow_transcripts=True)
+    bob = developers["bob"]
+    bob.link(team.slug)
+    bob.claude_project.mkdir(parents=True, exist_ok=True)
+    log = SessionLog().turn("Remember that the mobile team owns the release calendar.")
+    log.write(bob.claude_project)
+
+    reported = bob.memsync("push")  # the session and its transcript: the server extracts
+    deadline = time.monotonic() + 120
+    extractions = Run.objects.filter(project=team.project, kind=RunKind.EXTRACT)
+    while time.monotonic() < deadline and not extractions.filter(finished_at__isnull=False):
+        time.sleep(0.3)
+    wait_for_merges(team)
+    extracted = "project_mobile_team_owns_release.md"
+    bob.write({"oncall.md": topic("oncall", "The pager rotates weekly")})
+    pushed = bob.memsync("push")
+    wait_for_merges(team)
+    pulled = bob.memsync("pull")
+
+    assert "reported 1 session" in reported.stdout, reported.stderr
+    assert team.repo.read("main", extracted) is not None, extractions.first()
+    assert pushed.returncode == 0, pushed.stderr
+    assert "pushed 1 commit to members/bob" in pushed.stdout
+    assert team.repo.read("main", "oncall.md") is not None
+    assert pulled.returncode == 0 and (bob.team_dir / extracted).exists()

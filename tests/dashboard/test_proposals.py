@@ -60,10 +60,42 @@ def test_the_page_shows_summary_sessions_counts_and_the_diff_against_main(world)
     assert "<dt>Engine</dt><dd>scripted (test-model)</dd>" in page
     assert '<th scope="row">Before</th><td>2</td><td>2</td>' in page
     assert '<th scope="row">After</th><td>1</td><td>1</td>' in page
+    assert '<td id="visible-before">2</td>' in page and '<td id="visible-after">1</td>' in page
+    assert 'id="visible-lowered"' not in page  # one entry fewer: tabs.md was merged away
+    assert 'id="canaries"' in page
     assert page.index('data-path="MEMORY.md"') < page.index('data-path="deploy.md"')
     assert "Never deploy on Fridays" in page
     assert 'class="badge st-deleted">deleted<' in page
     assert "Approve" not in page  # carol is a viewer
+
+
+def test_a_dream_hiding_entries_from_the_agent_is_flagged_above_the_diff(world):
+    seed(world)
+    outcome = dream(
+        world.acme,
+        {"indexes/all.md": ("# All\n\n" + INDEX.replace("](", "](../")).encode(),
+         "MEMORY.md": entry("All", "indexes/all.md", "2 entries").encode()},
+    )  # fmt: skip
+
+    page = world.client("carol").get(url("proposal", outcome.dream_id)).content.decode()
+
+    assert 'id="visible-lowered"' in page
+    assert "Claude Code would see 1 entries of <code>MEMORY.md</code> instead of 2" in page
+    assert page.index('id="visible-lowered"') < page.index('data-path="MEMORY.md"')
+
+
+def test_a_dream_losing_a_fact_is_at_risk_with_the_canaries_above_the_diff(world):
+    seed(world)
+    index = entry("Tabs", "tabs.md", "tabs").encode()
+    outcome = dream(world.acme, {"deploy.md": None, "MEMORY.md": index})
+
+    page = world.client("carol").get(url("proposal", outcome.dream_id)).content.decode()
+
+    assert '<span class="badge at-risk" id="at-risk">at risk</span>' in page
+    assert "are no longer found: " in page and "friday (deploy.md)" in page
+    assert page.index('id="canaries"') < page.index('data-path="MEMORY.md"')
+    listed = world.client("carol").get(url("proposals")).content.decode()
+    assert f"Dream {outcome.dream_id}" in listed
 
 
 def test_approving_merges_the_dream_into_main(world):

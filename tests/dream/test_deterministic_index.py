@@ -11,6 +11,7 @@ import pytest
 
 from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamContext, EngineResult, Scope
+from memsync.dream.visibility import utf16_units, visible_entries
 from memsync.memory import MAX_ENTRY_CHARS, MemoryDirectory, MemoryIndex, ProblemCode
 from tests.dream.corpus import NOW, Corpus, RecordingProgress, build_corpus
 
@@ -72,26 +73,61 @@ def test_an_overlong_index_ends_within_limits_with_every_memory_one_link_away(
         for entry in MemoryIndex.parse(path.read_text(encoding="utf-8")).entries:
             assert len(entry.raw) <= MAX_ENTRY_CHARS
             assert entry.target.startswith("../")
-    assert "into sub-indexes" in result.summary
+    assert "into a sub-index" in result.summary
+    # As full as the limits allow: no moved entry would still fit.
+    text = index.read_text(encoding="utf-8")
+    assert len(text.splitlines()) == 200 or utf16_units(text) > 25_000 - 152
     assert dream(corpus).files_touched == []
 
 
-def test_grouped_entries_move_under_their_heading(tmp_path: Path) -> None:
+def test_only_the_least_useful_entries_move_and_keep_their_heading(tmp_path: Path) -> None:
     corpus = build_corpus(tmp_path / "memory", memories=340, grouped=True)
+    before = MemoryIndex.parse((corpus.root / "MEMORY.md").read_text(encoding="utf-8"))
+    heading_of = {entry.target: before.heading_for(entry) for entry in before.entries}
     dream(corpus)
     index = MemoryIndex.parse((corpus.root / "MEMORY.md").read_text(encoding="utf-8"))
     pointers = [entry for entry in index.entries if entry.target.startswith("indexes/")]
-    assert pointers
-    for pointer in pointers:
-        heading = index.heading_for(pointer)
-        assert heading is not None
-        title = heading.removeprefix("## ")
-        assert pointer.title.startswith(title)
-        sub = corpus.root / unquote(pointer.target)
-        assert sub.read_text(encoding="utf-8").startswith(f"# {pointer.title}\n")
-        for target in links(corpus.root, unquote(pointer.target)):
-            kind = {"Projects": "project", "References": "reference"}.get(title, title.lower())
-            assert corpus.types.get(target, kind) == kind
+    assert [p.target for p in pointers] == ["indexes/more.md"]
+    moved: list[str] = []
+    heading = None
+    for line in (corpus.root / "indexes/more.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("## "):
+            heading = line
+        elif line.startswith("- ["):
+            target = MemoryIndex.parse(line).entries[0].target.removeprefix("../")
+            assert heading_of.get(target, heading) == heading  # orphans had no entry
+            moved.append(target)
+    assert pointers[0].hook.startswith(f"{len(moved)} more entries: ")
+    kept = {entry.target for entry in index.entries}
+    weight = {"feedback": 3, "user": 3, "project": 2, "reference": 1}
+    lowest_kept = min(weight[corpus.types[t]] for t in kept if t in corpus.types)
+    highest_moved = max(weight[corpus.types[t]] for t in moved)
+    assert highest_moved <= lowest_kept
+    assert not {t for t in moved if corpus.types[t] in ("feedback", "user")}
+
+
+def test_blank_lines_go_before_any_entry_moves(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    root.mkdir()
+    lines = ["# Memory"]
+    for number in range(190):
+        name = f"project_{number}.md"
+        (root / name).write_text(
+            f"---\nname: p{number}\ndescription: Fact {number}\ntype: project\n---\n\nFact.\n",
+            encoding="utf-8",
+        )
+        lines += ["", f"- [Fact {number}]({name}) — fact {number}"]
+    (root / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    before = visible_entries((root / "MEMORY.md").read_text(encoding="utf-8"))
+
+    context = DreamContext(workdir=root, scope=Scope.PERSONAL, now=NOW, last_changed={})
+    result = DeterministicEngine().consolidate(context, RecordingProgress())
+
+    text = (root / "MEMORY.md").read_text(encoding="utf-8")
+    assert before == 99  # line 1 is the title, then a blank line before each entry
+    assert visible_entries(text) == 190
+    assert not (root / "indexes").exists()
+    assert any("removed 190 blank lines" in note for note in result.notes)
 
 
 def test_a_grown_index_is_split_again_without_losing_or_doubling_entries(

@@ -15,8 +15,9 @@ import pytest
 import redis
 
 from memsync.dream.locks import redis_lock_key
+from memsync.dream.proposals import list_proposals
 from memsync.dream.run import DreamRequest, DreamStatus, default_worktrees_dir, run_dream
-from memsync.store import MAIN, MemoryRepo
+from memsync.store import MAIN, CommitKind, MemoryRepo
 from tests.dream.engines import (
     NOTE_FILE,
     FailingEngine,
@@ -90,9 +91,32 @@ def test_it_proposes_the_engines_changes_as_one_dream_commit_on_a_branch(repo):
         "Memsync-Tokens": "in=120 out=30 cache_read=7 cache_write=5",
         "Memsync-Before": f"memories=2 index-lines=2 index-bytes={len(INDEX.encode())}",
         "Memsync-After": f"memories=3 index-lines=3 index-bytes={after_bytes}",
+        "Memsync-Visible": "2 -> 3",
+        "Memsync-Canaries": "1 of 1 facts still found",
     }
+    assert outcome.to_dict()["visible_entries"] == {"before": 2, "after": 3, "lowered": False}
     assert sorted(outcome.files_touched) == ["MEMORY.md", NOTE_FILE]
     assert "Sessions reviewed: s-1, s-2." in repo.read(outcome.commit, NOTE_FILE).decode()
+
+
+def test_a_dream_that_hides_entries_from_the_agent_is_flagged(repo):
+    hidden = "# Everything\n\n" + INDEX.replace("](", "](../")
+    engine = ScriptedEngine(
+        {
+            "indexes/all.md": hidden.encode(),
+            "MEMORY.md": b"- [Everything](indexes/all.md) - 2 entries\n",
+        }
+    )
+
+    outcome = dream(repo, engine)
+
+    assert outcome.to_dict()["visible_entries"] == {"before": 2, "after": 1, "lowered": True}
+    commit = repo.commit_info(outcome.commit)
+    assert commit.trailer("Memsync-Visible") == "2 -> 1"
+    assert commit.body.strip().startswith("Warning: the agent would see fewer memories: 2 ")
+    (proposal,) = list_proposals(repo)
+    assert proposal.visible_lowered
+    assert proposal.to_dict()["visible_entries"] == {"before": 2, "after": 1, "lowered": True}
 
 
 def test_it_never_touches_main_or_the_memory_directory(repo):
@@ -341,7 +365,39 @@ def test_it_proposes_what_the_deterministic_engine_fixed_in_a_planted_corpus(tmp
     assert commit.trailer("Memsync-Model") == "none"
     changed = {stat.path for stat in commit.files}
     assert "MEMORY.md" in changed
-    newer, older = corpus.duplicate_pairs[0]
-    assert older in changed or newer in changed  # a planted duplicate was merged
-    assert outcome.after.memories < outcome.before.memories
+    assert set(corpus.relative_dates) <= changed  # planted relative dates were fixed
+    assert outcome.after.memories <= outcome.before.memories
     assert repo.rev_parse(MAIN) == main_before
+
+
+def test_a_proposal_says_how_many_facts_recall_still_finds(repo):
+    outcome = dream(repo, NoteEngine())
+
+    commit = repo.commit_info(outcome.commit)
+    assert commit.trailer("Memsync-Canaries") == "1 of 1 facts still found"  # "Backend"
+    assert not commit.trailer_values("Memsync-Canary-Lost")
+    assert outcome.to_dict()["canaries"]["at_risk"] is False
+    (proposal,) = list_proposals(repo)
+    assert not proposal.at_risk
+
+
+def test_a_dream_that_loses_a_fact_is_at_risk_and_names_it(repo):
+    (repo.path / "project_db.md").write_text(
+        "---\nname: db\ndescription: Orders database is PostgreSQL 16 on RDS\n"
+        "type: project\n---\nOrders database is PostgreSQL 16 on RDS.\n"
+    )
+    repo.commit(CommitKind.MANUAL, "add the database memory")
+
+    outcome = dream(repo, ScriptedEngine({"project_db.md": None}))
+
+    commit = repo.commit_info(outcome.commit)
+    lost = commit.trailer_values("Memsync-Canary-Lost")
+    assert "16 (project_db.md)" in lost and "postgresql (project_db.md)" in lost
+    assert commit.trailer("Memsync-Canaries").endswith("facts still found")
+    assert commit.body.strip().startswith("At risk: ")
+    (proposal,) = list_proposals(repo)
+    assert proposal.at_risk
+    listed = proposal.to_dict()
+    assert listed["at_risk"] is True
+    assert {"fact": "rds", "memory": "project_db.md"} in listed["canaries"]["lost"]
+    assert "are no longer found: " in listed["canaries"]["summary"]

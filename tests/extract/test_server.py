@@ -1,7 +1,8 @@
 """Extraction on the server (SPEC E, T1, T5): an uploaded transcript becomes a commit
-on ``members/<user>``, screened like a push, then merged into ``main`` by the member
-merge. Celery runs the tasks eagerly here (in this process, through the real Celery
-app); ``test_a_worker_extracts_an_upload_end_to_end`` runs them in a real worker."""
+on ``extractions/<user>`` (never ``members/<user>``, which only its member moves),
+screened like a push, then merged into ``main`` as a member's branch is. Celery runs
+the tasks eagerly here (in this process, through the real Celery app);
+``test_a_worker_extracts_an_upload_end_to_end`` runs them in a real worker."""
 
 from __future__ import annotations
 
@@ -68,7 +69,7 @@ def runs(project: Project, kind: str) -> list[Run]:
     return list(Run.objects.filter(project=project, kind=kind).order_by("created_at"))
 
 
-def test_an_upload_lands_on_the_members_branch_and_is_merged_into_main(world: World, eager):
+def test_an_upload_lands_on_the_extraction_branch_and_is_merged_into_main(world: World, eager):
     acme = allow_uploads(world.acme)
     log = SessionLog().turn("Remember that the mobile team owns the release calendar.")
     record = upload(acme, world.users["bob"], log)
@@ -77,8 +78,9 @@ def test_an_upload_lands_on_the_members_branch_and_is_merged_into_main(world: Wo
 
     repo = world.repo()
     assert summary == f"extract: {log.session_id} — saved 1 memory"
-    extraction = repo.commit_info("members/bob")
+    extraction = repo.commit_info("extractions/bob")
     assert extraction.subject == summary and extraction.author_name == "bob"
+    assert repo.rev_parse("members/bob") is None  # bob's own branch is his alone
     assert extraction.trailer("Memsync-Session") == log.session_id
     main = repo.read("main", "mobile-team-owns-release.md")
     assert main is not None and b"The mobile team owns the release calendar." in main
@@ -87,6 +89,7 @@ def test_an_upload_lands_on_the_members_branch_and_is_merged_into_main(world: Wo
     assert extract_run.status == RunStatus.SUCCEEDED and extract_run.summary == summary
     assert extract_run.detail["saved"] == ["mobile-team-owns-release.md"]
     assert merge_run.status == RunStatus.MERGED
+    assert merge_run.summary == "merged extractions/bob into main"
     record.refresh_from_db()
     assert record.extracted_messages == 2
     assert repo.branches("extract/") == {} and list(acme.worktrees_dir.iterdir()) == []
@@ -108,18 +111,20 @@ def test_the_next_upload_of_a_session_analyses_only_its_new_messages(world: Worl
     assert world.repo().read("main", "run-linter-before-commit.md") is not None
 
 
-def test_it_starts_from_the_members_unmerged_work(world: World, eager):
+def test_it_never_moves_the_members_own_branch(world: World, eager):
     acme = allow_uploads(world.acme)
     member_commit(acme, "bob", {"notes.md": b"bob's unmerged note\n"}, "bob's push")
+    repo = world.repo()
+    pushed = repo.rev_parse("members/bob")
     record = upload(
         acme, world.users["bob"], SessionLog().turn("Remember that staging resets nightly.")
     )
 
     extract_uploaded_session.delay(record.pk).get()
 
-    repo = world.repo()
-    assert repo.read("members/bob", "notes.md") == b"bob's unmerged note\n"
-    assert repo.read("main", "notes.md") == b"bob's unmerged note\n"
+    # bob's next push builds on his own tip, which the server left where it was.
+    assert repo.rev_parse("members/bob") == pushed
+    assert repo.read("extractions/bob", "notes.md") is None
     assert repo.read("main", "staging-resets-nightly.md") is not None
 
 
@@ -136,7 +141,7 @@ def test_a_secret_in_what_would_be_saved_is_refused_and_nothing_is_stored(world:
     [extract_run] = runs(acme, RunKind.EXTRACT)
     assert extract_run.status == RunStatus.FAILED and summary.endswith("refused")
     assert "secret (aws-access-token)" in extract_run.error and key not in extract_run.error
-    assert repo.rev_parse("members/bob") is None and runs(acme, RunKind.MERGE) == []
+    assert repo.rev_parse("extractions/bob") is None and runs(acme, RunKind.MERGE) == []
     assert repo.git.run("count-objects", "-v") == objects_before
     assert key.encode() not in b"".join(repo.read_many("main", repo.files("main")).values())
 

@@ -59,6 +59,10 @@ def project_memory(home: Path, project: Path) -> Path:
     return memory
 
 
+def context_of(done: subprocess.CompletedProcess[str]) -> str:
+    return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
+
+
 def hook_event(project: Path, prompt: str, session: str = "sess-1") -> str:
     return json.dumps(
         {
@@ -123,18 +127,27 @@ def test_the_hook_never_fails_a_session(tmp_path):
     assert (no_prompt.returncode, no_prompt.stdout) == (0, "")
 
 
-def test_the_hook_asks_the_model_when_a_key_is_set(tmp_path, messages_server):
+def test_the_hook_asks_the_model_only_when_given_one(tmp_path, messages_server):
     home = tmp_path / "home"
     project = tmp_path / "work" / "acme"
     project_memory(home, project)
     messages_server.add([text('{"selected_memories": ["project_freeze.md"]}')])
+    event = hook_event(project, "can I merge the mobile fix on friday?")
+    api = {"ANTHROPIC_API_KEY": "test", "ANTHROPIC_BASE_URL": messages_server.base_url}
 
-    done = memsync(
-        "recall", "--hook", stdin=hook_event(project, "can I merge the mobile fix on friday?"),
-        home=home, ANTHROPIC_API_KEY="test", ANTHROPIC_BASE_URL=messages_server.base_url,
+    # Claude Code hands its API key to every hook: a key alone is no opt-in.
+    ranked = memsync("recall", "--hook", stdin=event, home=home, **api)
+    asked_before = len(messages_server.requests)
+    chosen = memsync(
+        "recall", "--hook", "--model", "claude-sonnet-4-5", stdin=event.replace("sess-1", "s2"),
+        home=home, **api,
     )  # fmt: skip
 
-    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert asked_before == 0
+    assert context_of(chosen).startswith("<memsync-recall>\n")
+    assert context_of(chosen).endswith("\n</memsync-recall>")
+    assert json.loads(ranked.stdout)["hookSpecificOutput"]["additionalContext"]
+    context = json.loads(chosen.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "project_freeze.md" in context and "feedback_real_db.md" not in context
     assert messages_server.requests[0]["model"] == "claude-sonnet-4-5"
 
@@ -145,7 +158,8 @@ def test_the_hook_gives_up_on_an_unreachable_model_and_uses_the_ranking(tmp_path
     project_memory(home, project)
 
     done = memsync(
-        "recall", "--hook", stdin=hook_event(project, "postgres integration tests"), home=home,
+        "recall", "--hook", "--model", "claude-sonnet-4-5", home=home,
+        stdin=hook_event(project, "postgres integration tests"),
         ANTHROPIC_API_KEY="test", ANTHROPIC_BASE_URL="http://127.0.0.1:9",
     )  # fmt: skip
 

@@ -249,12 +249,13 @@ def quarantines(team: Team) -> list[Path]:
 
 
 def wait_for_merges(team: Team, timeout: float = 120.0) -> None:
-    """Until no member branch waits and no merge run is unfinished."""
+    """Until no member (or extraction) branch waits and no merge run is unfinished."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         pending = team.repo.git.run(
-            "for-each-ref", "--no-merged=main", "--format=%(refname)", "refs/heads/members/"
-        )
+            "for-each-ref", "--no-merged=main", "--format=%(refname)",
+            "refs/heads/members/", "refs/heads/extractions/",
+        )  # fmt: skip
         busy = Run.objects.filter(project=team.project, finished_at__isnull=True).exists()
         if not pending and not busy:
             return

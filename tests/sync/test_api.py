@@ -128,6 +128,31 @@ def test_it_refuses_a_transcript_where_uploads_are_off(team: Team, client: Clien
     assert not team.project.transcripts_dir.exists()
 
 
+def test_it_refuses_a_transcript_still_carrying_recalled_memories(team: Team, client: Client):
+    Project.objects.filter(pk=team.project.pk).update(allow_transcripts=True)
+    attachment = {
+        "type": "attachment",
+        "attachment": {
+            "type": "hook_additional_context",
+            "content": [
+                "<memsync-recall>\nMemory: /m/private.md:\nPRIVATE_7c1d\n</memsync-recall>"
+            ],
+        },
+    }
+    # \u003c is how a JSON writer may spell "<": still the same block.
+    escaped = json.dumps(attachment, ensure_ascii=True).replace("<", "\\u003c")
+
+    plain = report(client, team, {**session(), "transcript": json.dumps(attachment) + "\n"})
+    hidden = report(client, team, {**session(), "transcript": escaped + "\n"})
+
+    for response in (plain, hidden):
+        assert response.status_code == 422
+        assert "1 block(s) of memories memsync's recall hook injected" in response.json()["error"]
+        assert "nothing was stored" in response.json()["error"]
+    assert not team.project.transcripts_dir.exists()
+    assert SessionRecord.objects.filter(project=team.project).count() == 0
+
+
 def test_it_refuses_an_oversized_transcript(team: Team, client: Client, settings):
     Project.objects.filter(pk=team.project.pk).update(allow_transcripts=True)
     settings.MEMSYNC_MAX_TRANSCRIPT_BYTES = 1000

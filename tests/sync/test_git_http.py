@@ -234,6 +234,11 @@ def test_it_lets_a_viewer_clone_but_not_push(team: Team, people: dict[str, GitUs
         ),
         ("HEAD:dream/42", "refs/heads/dream/42: dream/* branches are proposals the server makes"),
         (
+            "HEAD:extractions/bob",
+            "refs/heads/extractions/bob: extractions/* hold what the server extracts from "
+            "uploaded sessions",
+        ),
+        (
             "HEAD:refs/memsync/conflicts/1/ours",
             "refs/memsync/conflicts/1/ours: refs/memsync/* is kept by the server",
         ),

@@ -50,6 +50,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="personal",
         help="team prunes conservatively (SPEC D4)",
     )
+    dream.add_argument(
+        "--code",
+        type=Path,
+        metavar="PATH",
+        help="a code checkout: memories citing files, scripts or symbols it lacks are "
+        "flagged as possibly stale",
+    )
     dream.add_argument("--json", action="store_true", help="print one JSON object")
     dream.set_defaults(handler=run_dream_command)
 
@@ -131,6 +138,8 @@ def run_dream_command(args: argparse.Namespace) -> int:
     from memsync.store import LOCK_FILE_NAME
 
     repo = _open_repo(args.directory)
+    if args.code is not None and not args.code.is_dir():
+        raise CommandError(f"--code {args.code} is not a directory")
     sessions_dir: Path | None = args.sessions_dir or default_transcripts_dir(repo.path)
     source = TranscriptDirectory(sessions_dir) if sessions_dir else NoTranscripts()
     lock = ConsolidationLock(repo.path / LOCK_FILE_NAME)
@@ -195,6 +204,7 @@ def run_dream_command(args: argparse.Namespace) -> int:
             redis=client,
             redis_key=redis_key,
             record_outside_changes=True,
+            code_dir=args.code.resolve() if args.code is not None else None,
         )
     )
     return _report(outcome.to_dict(), args.json, directory=args.directory)
@@ -249,6 +259,11 @@ def run_proposals(args: argparse.Namespace) -> int:
         )
         if proposal.conflicts:
             print(f"    conflicts with main: {', '.join(proposal.conflicts)}")
+        if proposal.at_risk and proposal.canaries is not None:
+            print(f"    at risk: {proposal.canaries.sentence()}")
+        if proposal.visible_lowered:
+            print(f"    hides entries from the agent: {proposal.visible_before} -> "
+                  f"{proposal.visible_after} visible in MEMORY.md")  # fmt: skip
     return 0
 
 

@@ -2,9 +2,12 @@
 
 ``--user`` (the default) edits ``<Claude config dir>/settings.json``, for every project;
 ``--project`` edits ``<cwd>/.claude/settings.json``, shared with everyone who clones
-the project. Installed: SessionStart → ``memsync pull --quiet``; SessionEnd and Stop →
-``memsync push --quiet``; with ``--recall`` also UserPromptSubmit →
-``memsync recall --hook``. When the ``memsync`` on PATH is not this installation (or
+the project. Installed, each with an explicit ``timeout``: SessionStart →
+``memsync pull --hook``; SessionEnd and Stop → ``memsync push --hook`` (which pushes
+in the background and returns at once); with ``--recall`` also UserPromptSubmit →
+``memsync recall --hook`` (local ranking; ``--recall-model NAME`` lets a model choose,
+at the cost of a side query on every prompt). Installing again replaces hooks an
+older memsync installed. When the ``memsync`` on PATH is not this installation (or
 there is none), user hooks run this installation's script by its path instead. Uninstall
 removes all of memsync's hooks, however they name it, and nothing else.
 """
@@ -29,6 +32,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--recall",
         action="store_true",
         help="also recall team memories for each prompt (UserPromptSubmit)",
+    )
+    install.add_argument(
+        "--recall-model",
+        metavar="MODEL",
+        help="with --recall: let MODEL choose among the ranked memories (needs an API key)",
     )
     install.set_defaults(handler=run_install)
     uninstall = actions.add_parser("uninstall", help="remove memsync's hooks, keep all others")
@@ -79,11 +87,13 @@ def run_install(args: argparse.Namespace) -> int:
     path = _settings_path(args)
     program = _program(args)
     try:
-        added = hooks.install(path, hooks.hook_commands(program, recall=args.recall))
+        added = hooks.install(
+            path, hooks.hook_commands(program, recall=args.recall, recall_model=args.recall_model)
+        )
     except hooks.SettingsError as error:
         raise CommandError(str(error)) from error
     if added:
-        print(f"added memsync hooks for {', '.join(added)} to {path}")
+        print(f"installed memsync hooks for {', '.join(added)} in {path}")
     else:
         print(f"memsync hooks already in {path}; nothing changed")
     if program == "memsync" and shutil.which("memsync", path=os.environ.get("PATH")) is None:

@@ -23,6 +23,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     check.add_argument("directory", type=Path)
     check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.add_argument(
+        "--code",
+        type=Path,
+        metavar="PATH",
+        help="a code checkout: also list memories citing files, scripts or symbols it lacks",
+    )
     check.set_defaults(handler=run_check)
 
     ls = subparsers.add_parser("ls", help="list memories with type, age and freshness")
@@ -94,18 +100,34 @@ def _read_directory(directory: Path) -> Any:
 def run_check(args: argparse.Namespace) -> int:
     memory = _read_directory(args.directory)
     problems = sorted(memory.problems, key=lambda p: p.sort_key())
+    stale = _stale(args.directory, args.code) if args.code is not None else []
     if args.json:
-        print(json.dumps({
+        report = {
             "directory": str(args.directory),
             "memories": len(memory.files),
             "problems": [p.to_dict() for p in problems],
-        }, indent=2, ensure_ascii=False))  # fmt: skip
+        }
+        if args.code is not None:
+            report["stale"] = [{"path": s.path, "kind": s.kind, "reason": s.reason} for s in stale]
+        print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         for problem in problems:
             print(problem)
+        for item in stale:
+            print(f"{item.path}: possibly stale: {item.reason}")
         summary = f"{len(memory.files)} memories, {len(problems)} problems"
-        print(summary if problems else f"{len(memory.files)} memories, no problems")
-    return 1 if problems else 0
+        if args.code is not None:
+            summary += f", {len(stale)} possibly stale"
+        print(summary if problems or stale else f"{len(memory.files)} memories, no problems")
+    return 1 if problems or stale else 0
+
+
+def _stale(directory: Path, code: Path) -> list[Any]:
+    from memsync.dream.staleness import stale_on_disk
+
+    if not code.is_dir():
+        raise CommandError(f"--code {code} is not a directory")
+    return stale_on_disk(directory, _ages(directory), code)
 
 
 def _ages(directory: Path) -> dict[str, datetime]:

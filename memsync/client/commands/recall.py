@@ -5,11 +5,15 @@
 
 The local ranking narrows the memories of DIR (and its ``team/``) to a short list;
 with ``ANTHROPIC_API_KEY`` set, the model picks from that list, otherwise the ranking
-answers. In hook mode the hook's JSON arrives on stdin (``prompt``, ``session_id``,
+answers. The hook asks a model only when given ``--model`` (``memsync hooks install
+--recall-model``): it runs before every prompt, and the SDK's import alone costs
+seconds. In hook mode the hook's JSON arrives on stdin (``prompt``, ``session_id``,
 ``cwd``); the memory directory is the project's, found as Claude Code finds it
 (``memsync.client.claude``: settings, then ``<config>/projects/<sanitized root>/memory``),
 memories already shown in the session are not shown again, and the answer is
-Claude Code's hook output with the memories as ``additionalContext``. A hook must
+Claude Code's hook output with the memories as ``additionalContext``, wrapped in
+``<memsync-recall>…</memsync-recall>`` so a transcript upload can drop them
+(``memsync.extract.privacy``). A hook must
 never break a session: every failure is a line on stderr and exit status 0.
 """
 
@@ -32,8 +36,8 @@ DEFAULT_MODEL = "claude-sonnet-4-5"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 HOOK_EVENT = "UserPromptSubmit"
 # Claude Code shows a hook's additionalContext whole up to about 10,000 characters and
-# only a preview beyond, so the memories are fitted into that.
-MAX_HOOK_CONTEXT = 10_000
+# only a 2 KB preview beyond, so the memories, wrapper included, are fitted below that.
+MAX_HOOK_CONTEXT = 9_800
 # A hook runs before every prompt: the side query may not hold the user up for long.
 HOOK_API_TIMEOUT = 8.0
 SURFACED_MAX_AGE = 7 * 86_400
@@ -129,7 +133,7 @@ def run_hook(args: argparse.Namespace) -> int:
             limit=5,
             surfaced=surfaced,
             tools=args.tool,
-            model=None if args.no_model else (args.model or _default_model()),
+            model=None if args.no_model else args.model,
             timeout=HOOK_API_TIMEOUT,
             absolute=True,
         )
@@ -183,16 +187,19 @@ def _recall(
 
 
 def _fitted_context(result: Any) -> tuple[str, list[str]]:
-    """The context within MAX_HOOK_CONTEXT: whole memories, best first, as many as fit
-    (the first is cut if alone it is too long); and the paths it shows."""
+    """The wrapped context within MAX_HOOK_CONTEXT: whole memories, best first, as many
+    as fit (the first is cut if alone it is too long); and the paths it shows."""
+    from memsync.extract.privacy import wrap_recall
+
+    room = MAX_HOOK_CONTEXT - len(wrap_recall(""))
     memories = list(result.memories)
     while memories:
         result.memories = memories
         context = result.context()
-        if len(context) <= MAX_HOOK_CONTEXT:
-            return context, [memory.path for memory in memories]
+        if len(context) <= room:
+            return wrap_recall(context), [memory.path for memory in memories]
         if len(memories) == 1:
-            return context[:MAX_HOOK_CONTEXT], [memories[0].path]
+            return wrap_recall(context[:room]), [memories[0].path]
         memories = memories[:-1]
     return "", []
 

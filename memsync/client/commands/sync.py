@@ -1,12 +1,14 @@
 """Commands that connect a developer machine to a memsync server: login, link, pull,
 push, status, and the git credential helper.
 
-``pull --quiet`` and ``push --quiet`` are what Claude Code's hooks run: they print
-nothing on stdout (a SessionStart hook's stdout would become part of the session's
-context), a project that is not linked is silently skipped, and every failure —
-network, refusal, conflict — is one line on stderr with exit status 0, because a hook
-must never block or fail a session (exit 2 from a Stop hook would even keep the
-session running).
+``pull --hook`` and ``push --hook`` are what Claude Code's hooks run (``--quiet``,
+what older versions installed, still works): they print nothing on stdout (a
+SessionStart hook's stdout would become part of the session's context), a project that
+is not linked is silently skipped, and every failure — network, refusal, conflict — is
+one line on stderr with exit status 0, because a hook must never block or fail a
+session (exit 2 from a Stop hook would even keep the session running). ``push --hook``
+pushes in the background and returns at once; ``pull --hook`` gives the network a few
+seconds at most (``memsync.client.hookrun``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     pull = subparsers.add_parser("pull", help="merge the team's main into your team memory")
     _location_arguments(pull)
     _quiet_argument(pull)
+    _hook_argument(pull, "SessionStart: quiet, and the network gets a few seconds at most")
     pull.set_defaults(handler=run_pull)
 
     push = subparsers.add_parser(
@@ -47,6 +50,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     _location_arguments(push)
     _quiet_argument(push)
+    _hook_argument(push, "Stop/SessionEnd: push in the background, return at once")
+    # What --hook starts; not for people.
+    push.add_argument("--background", action="store_true", help=argparse.SUPPRESS)
+    push.add_argument("--no-sessions", action="store_true", help=argparse.SUPPRESS)
     push.set_defaults(handler=run_push)
 
     status = subparsers.add_parser("status", help="where your team memory stands")
@@ -83,6 +90,10 @@ def _quiet_argument(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="for Claude Code hooks: no output, problems on stderr, always exit 0",
     )
+
+
+def _hook_argument(parser: argparse.ArgumentParser, text: str) -> None:
+    parser.add_argument("--hook", action="store_true", help=f"for Claude Code's {text}")
 
 
 # --- shared ------------------------------------------------------------------------------
@@ -122,17 +133,25 @@ def _memory_location(args: argparse.Namespace) -> Any:
 
 
 def _open_clone(args: argparse.Namespace) -> Any:
-    from memsync.client.team import TeamClone
+    from memsync.client.hookrun import PULL_DEADLINE, PUSH_DEADLINE
+    from memsync.client.team import NETWORK_TIMEOUT, TeamClone
 
-    return TeamClone(_memory_location(args).team_dir)
+    deadline = NETWORK_TIMEOUT
+    if getattr(args, "background", False):
+        deadline = PUSH_DEADLINE
+    elif getattr(args, "hook", False):
+        deadline = PULL_DEADLINE
+    return TeamClone(_memory_location(args).team_dir, network_timeout=deadline)
 
 
-def _server_for(link: Any) -> Any:
-    from memsync.client.server import TeamServer
+def _server_for(link: Any, *, hook: bool = False) -> Any:
+    from memsync.client.server import HOOK_TIMEOUT, HOOK_TOTAL, TeamServer
 
     credential = _config().credential(link.server)
     if credential is None:
         raise CommandError(f"not logged in to {link.server}: memsync login {link.server} --user …")
+    if hook:
+        return TeamServer(credential, timeout=HOOK_TIMEOUT, total=HOOK_TOTAL)
     return TeamServer(credential)
 
 
@@ -142,7 +161,7 @@ def _quietly(args: argparse.Namespace, action: str, run: Any) -> int:
     from memsync.client.server import ServerError, Unreachable
     from memsync.client.team import NetworkFailure, NotLinked, TeamError
 
-    if not getattr(args, "quiet", False):
+    if not _is_quiet(args):
         try:
             return int(run())
         except (TeamError, ServerError) as error:
@@ -158,8 +177,12 @@ def _quietly(args: argparse.Namespace, action: str, run: Any) -> int:
     return 0
 
 
+def _is_quiet(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "quiet", False) or getattr(args, "hook", False))
+
+
 def _say(args: argparse.Namespace, text: str) -> None:
-    if not getattr(args, "quiet", False):
+    if not _is_quiet(args):
         print(text)
 
 
@@ -315,6 +338,10 @@ def _refresh_team_block(args: argparse.Namespace, clone: Any) -> None:
 
 # --- pull --------------------------------------------------------------------------------
 def run_pull(args: argparse.Namespace) -> int:
+    if args.hook and args.cwd is None:
+        from memsync.client.hookrun import event_cwd, read_event
+
+        args.cwd = event_cwd(read_event(), None)
     return _quietly(args, "pull", lambda: _pull(args))
 
 
@@ -323,7 +350,7 @@ def _pull(args: argparse.Namespace) -> int:
 
     clone = _open_clone(args)
     try:
-        result = clone.pull(leave_conflicts=not args.quiet)
+        result = clone.pull(leave_conflicts=not _is_quiet(args))
     except PullConflict as conflict:
         return _report_conflict(args, clone, conflict)
     if result.committed_local:
@@ -346,7 +373,7 @@ def _report_conflict(args: argparse.Namespace, clone: Any, conflict: Any) -> int
             "run `memsync pull` in a terminal to resolve it",
             file=sys.stderr,
         )
-        return 0 if args.quiet else 1
+        return 0 if _is_quiet(args) else 1
     print(f"memsync: pull stopped: {conflict} — both versions are in these files:", file=sys.stderr)
     for path in conflict.files:
         print(f"  {clone.path / path}", file=sys.stderr)
@@ -364,14 +391,66 @@ def _report_conflict(args: argparse.Namespace, clone: Any, conflict: Any) -> int
 
 # --- push --------------------------------------------------------------------------------
 def run_push(args: argparse.Namespace) -> int:
+    if args.hook:
+        return _push_hook(args)
+    if args.background:
+        return _push_background(args)
     return _quietly(args, "push", lambda: _push(args))
 
 
-def _push(args: argparse.Namespace) -> int:
-    from memsync.client.team import PushRefused
+def _push_hook(args: argparse.Namespace) -> int:
+    """Claude Code's Stop and SessionEnd hook: start a background push when there is
+    anything to push (or, at SessionEnd, a session to report) and return. Never fails."""
+    from memsync.client import hookrun
 
-    clone = _open_clone(args)
-    server = _server_for(clone.link)
+    try:
+        event = hookrun.read_event()
+        cwd = hookrun.event_cwd(event, args.cwd)
+        memory_dir = args.memory_dir or _claude().memory_location(cwd).path
+        team_dir = memory_dir / "team"
+        if not (team_dir / ".git").exists():
+            return 0  # user-wide hooks run in every project; most are not linked
+        # After each turn only memory changes are worth a push; the session is reported
+        # when it ends (or with the next push, if it never says it ended).
+        sessions = event.get("hook_event_name") != "Stop"
+        if sessions or hookrun.has_work(team_dir):
+            hookrun.start_background_push(cwd, memory_dir.absolute(), sessions=sessions)
+    except Exception as error:  # a hook never fails the session, whatever went wrong
+        print(f"memsync: push not started: {error}", file=sys.stderr)
+    return 0
+
+
+def _push_background(args: argparse.Namespace) -> int:
+    """What ``push --hook`` starts: one push at a time per clone, its output in the log."""
+    from memsync.client import hookrun
+
+    team_dir = _memory_location(args).team_dir
+
+    def push() -> int:
+        hookrun.log("push started")
+        try:
+            status = _quietly(args, "push", lambda: _push(args))
+        except CommandError as error:
+            status = error.exit_code
+            hookrun.log(f"push failed: {error}")
+        except Exception as error:  # the log is the only place anyone will see it
+            status = 2
+            hookrun.log(f"push failed: {type(error).__name__}: {error}")
+        hookrun.log(f"push finished (status {status})")
+        return status
+
+    return hookrun.run_one_at_a_time(team_dir, push)
+
+
+def _push(args: argparse.Namespace) -> int:
+    from memsync.client.team import NotLinked, PushRefused
+
+    try:
+        clone = _open_clone(args)
+    except NotLinked:
+        if args.background:
+            return 0
+        raise
     try:
         result = clone.push()
     except PushRefused as refusal:
@@ -395,7 +474,8 @@ def _push(args: argparse.Namespace) -> int:
             _say(args, f"  remote: {line}")
     else:
         _say(args, f"{clone.link.slug}: nothing to push")
-    _report_sessions(args, clone, server)
+    if not args.no_sessions:
+        _report_sessions(args, clone, _server_for(clone.link, hook=args.background))
     return 0
 
 
@@ -412,7 +492,10 @@ def _report_sessions(args: argparse.Namespace, clone: Any, server: Any) -> None:
         return
     try:
         if server.status(clone.link.slug).get("allow_transcripts"):
-            reports = touched_sessions(transcripts, cutoff, with_transcripts=True)
+            memory_dir = clone.path.parent  # the private memories live beside team/
+            reports = touched_sessions(
+                transcripts, cutoff, with_transcripts=True, memory_dir=memory_dir
+            )
     except ServerError as error:
         print(f"memsync: sessions not reported: {error}", file=sys.stderr)
         return

@@ -1,0 +1,319 @@
+"""Stale memories, flagged only with evidence (issue 15 item 4).
+
+Age alone is no evidence: a two-year-old rule may still hold, and a list of every
+memory over 90 days tells a reviewer nothing. A memory is flagged when
+
+- it cites something the code checkout no longer has (when one is at hand: ``memsync
+  check DIR --code PATH``, ``memsync dream --code PATH``): a file path, an npm script
+  (``npm run x``), a Makefile target (``make x``), or a code symbol or environment
+  variable in backticks (``parse_invoice()``, ``InvoiceParser``, ``PAYMENTS_URL``);
+- a newer memory of the same type is on the same subject and says otherwise
+  (superseded): the same ``name``, or the same description once numbers, versions,
+  dates and weekdays are masked ("Node version for web: 18" → "…: 20");
+- a teammate's newer memory in ``team/`` is on the same subject in the same sense
+  (contradicted).
+
+What counts as citing the checkout is kept narrow, so a flag is worth reading: a path
+counts only when its first folder exists in the checkout (``src/…``, ``scripts/…``)
+or, for a bare file name in backticks, when it has an extension; URLs, API routes
+(``/v2/…``) and placeholders (``{id}``, ``<name>``, ``*``) are never checked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cached_property
+from pathlib import Path
+
+from memsync.dream.dedupe import content_words, normalise
+from memsync.memory import MemoryFile
+
+# Code files bigger than this are not read for symbols (generated or vendored).
+MAX_CODE_FILE_BYTES = 1_000_000
+_SKIPPED_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "dist"})
+_CODE_SUFFIXES = frozenset({
+    ".py", ".pyi", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".go", ".rs", ".java", ".kt",
+    ".kts", ".swift", ".rb", ".php", ".cs", ".c", ".h", ".cc", ".cpp", ".hpp", ".scala", ".sh",
+    ".bash", ".zsh", ".sql", ".toml", ".yaml", ".yml", ".json", ".ini", ".cfg", ".env",
+    ".conf", ".gradle", ".proto", ".graphql", ".tf", ".vue", ".svelte", ".ex", ".exs", ".lua",
+    ".dart", ".xml", ".md", ".txt", ".example", ".lock", ".properties",
+})  # fmt: skip
+_BACKTICKED = re.compile(r"`([^`\n]+)`")
+_PATH = re.compile(r"(?<![\w/.:@-])(\.{0,2}/?[\w.-]+(?:/[\w.-]+)+/?)(?![\w/])")
+_FILE = re.compile(r"^[\w.-]*\w\.[A-Za-z][\w]{0,7}$")
+_NPM = re.compile(r"\b(?:npm|pnpm|yarn|bun)\s+run\s+([\w:.-]+)")
+_MAKE = re.compile(r"\bmake\s+([A-Za-z_][\w.-]*)")
+_MAKE_TARGET = re.compile(r"^([A-Za-z_][\w.-]*)\s*:(?!=)", re.MULTILINE)
+_IDENT = re.compile(r"[A-Za-z_]\w+")
+_SYMBOL = re.compile(
+    r"^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+"  # snake_case
+    r"|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+"  # CamelCase
+    r"|[a-z]+(?:[A-Z][a-z0-9]*)+"  # camelCase
+    r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"  # UPPER_SNAKE
+    r"|[A-Za-z_]\w*\(\))$"  # call()
+)
+_ENV = re.compile(r"(?<![\w`])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+){1,})(?![\w`])")
+_MASK = re.compile(
+    r"v?\d+(?:[.:/-]\d+)*|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class StaleMemory:
+    path: str  # as shown (``team/x.md`` for the team scope)
+    kind: str  # path, npm-script, make-target, symbol, superseded, contradicted
+    reason: str  # one line, after the path: "cites scripts/x.sh, which …"
+
+
+@dataclass
+class CodeCheckout:
+    """What a memory may cite from a code checkout, read once and lazily."""
+
+    root: Path
+    _files: list[str] = field(default_factory=list, repr=False)
+
+    @cached_property
+    def paths(self) -> frozenset[str]:
+        """Every file and folder, relative, POSIX."""
+        found: set[str] = set()
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = [d for d in dirs if d not in _SKIPPED_DIRS]
+            relative = Path(folder).relative_to(self.root).as_posix()
+            prefix = "" if relative == "." else relative + "/"
+            if prefix:
+                found.add(prefix.rstrip("/"))
+            for name in files:
+                found.add(prefix + name)
+                self._files.append(prefix + name)
+        return frozenset(found)
+
+    @cached_property
+    def top_level(self) -> frozenset[str]:
+        return frozenset(path.split("/", 1)[0] for path in self.paths)
+
+    @cached_property
+    def basenames(self) -> frozenset[str]:
+        return frozenset(path.rsplit("/", 1)[-1] for path in self.paths)
+
+    @cached_property
+    def identifiers(self) -> frozenset[str]:
+        """Every identifier-like word of the checkout's text files."""
+        self.paths  # noqa: B018 - walks the tree once, filling _files
+        found: set[str] = set()
+        for relative in self._files:
+            path = self.root / relative
+            if path.is_symlink():
+                continue  # it may lead out of the checkout
+            if path.suffix.lower() not in _CODE_SUFFIXES and path.name not in (
+                "Makefile",
+                "Dockerfile",
+                "Procfile",
+            ):
+                continue
+            try:
+                if path.stat().st_size > MAX_CODE_FILE_BYTES:
+                    continue
+                text = path.read_text(encoding="utf-8", errors="ignore")
+            except OSError:
+                continue
+            found.update(_IDENT.findall(text))
+        return frozenset(found)
+
+    @cached_property
+    def npm_scripts(self) -> frozenset[str] | None:
+        """Scripts of every package.json; None when there is none."""
+        manifests = [p for p in self.paths if p.rsplit("/", 1)[-1] == "package.json"]
+        if not manifests:
+            return None
+        scripts: set[str] = set()
+        for relative in manifests:
+            try:
+                data = json.loads((self.root / relative).read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if isinstance(data, dict) and isinstance(data.get("scripts"), dict):
+                scripts.update(str(name) for name in data["scripts"])
+        return frozenset(scripts)
+
+    @cached_property
+    def make_targets(self) -> frozenset[str] | None:
+        makefiles = [p for p in self.paths if p.rsplit("/", 1)[-1] in ("Makefile", "makefile")]
+        if not makefiles:
+            return None
+        targets: set[str] = set()
+        for relative in makefiles:
+            try:
+                text = (self.root / relative).read_text(encoding="utf-8", errors="ignore")
+            except OSError:
+                continue
+            targets.update(_MAKE_TARGET.findall(text))
+        return frozenset(targets)
+
+
+def code_evidence(text: str, code: CodeCheckout) -> tuple[str, str] | None:
+    """(kind, what is missing) for the first thing `text` cites that the checkout lacks."""
+    ticked = _BACKTICKED.findall(text)
+    for cited in _cited_paths(text, ticked):
+        candidate = cited.rstrip(".,;:!?)-")  # the end of a sentence is not the path's
+        path = candidate.removeprefix("./").rstrip("/")
+        if "/" in path:
+            if path.split("/", 1)[0] in code.top_level and path not in code.paths:
+                return "path", candidate
+        elif path not in code.basenames:
+            return "path", candidate
+    scripts = code.npm_scripts
+    if scripts is not None:
+        for name in _NPM.findall(text):
+            if name not in scripts:
+                return "npm-script", f"npm run {name}"
+    targets = code.make_targets
+    if targets is not None:
+        for name in _MAKE.findall(text):
+            if name not in targets:
+                return "make-target", f"make {name}"
+    symbols = [t.strip() for t in ticked if _SYMBOL.match(t.strip())]
+    symbols += _ENV.findall(_BACKTICKED.sub(" ", text))
+    for symbol in symbols:
+        if symbol.removesuffix("()") not in code.identifiers:
+            return "symbol", symbol
+    return None
+
+
+def _cited_paths(text: str, ticked: list[str]) -> Iterable[str]:
+    for span in ticked:
+        span = span.strip()
+        if _placeholder(span) or " " in span or "://" in span or span.startswith(("/", "~")):
+            continue
+        if "/" in span or _is_file_name(span):
+            yield span
+    bare = _BACKTICKED.sub(" ", text)
+    for match in _PATH.finditer(bare):
+        found = match.group(1)
+        start = match.start(1)
+        if bare[max(0, start - 3) : start] == "://" or found.startswith(("/", "~")):
+            continue
+        first = found.removeprefix("./").split("/", 1)[0]
+        if "." in first and not first.startswith("."):
+            continue  # a domain: github.com/…
+        if _placeholder(found):
+            continue
+        yield found
+
+
+def _is_file_name(text: str) -> bool:
+    return bool(_FILE.match(text)) and "." + text.rsplit(".", 1)[-1].lower() in _CODE_SUFFIXES
+
+
+def _placeholder(text: str) -> bool:
+    return any(mark in text for mark in "{}<>*$")
+
+
+def _subject(memory: MemoryFile) -> str | None:
+    """The description with its facts masked: two memories with the same subject and
+    different numbers, versions or days say different things about one thing."""
+    description = memory.description
+    if not description:
+        return None
+    masked = _MASK.sub("#", normalise(description))
+    if masked == normalise(description):
+        return None  # nothing to differ in: not a subject line
+    return " ".join(sorted(content_words(masked))) + "|" + str(memory.memory_type)
+
+
+def _name(memory: MemoryFile) -> str | None:
+    if not memory.name:
+        return None
+    return " ".join(re.findall(r"\w+", memory.name.casefold())) + "|" + str(memory.memory_type)
+
+
+def find_stale(
+    memories: Mapping[str, MemoryFile],
+    changed_at: Callable[[str], datetime],
+    *,
+    shown: Callable[[str], str] = lambda path: path,
+    code: CodeCheckout | None = None,
+    teammates: Mapping[str, tuple[MemoryFile, datetime]] | None = None,
+) -> list[StaleMemory]:
+    """Memories of one directory that evidence says are stale, one reason each.
+
+    `teammates` are the team's memories (shown path → memory, last change), for
+    contradictions; `code` the checkout the memories talk about.
+    """
+    found: dict[str, StaleMemory] = {}
+    if code is not None:
+        for path, memory in sorted(memories.items()):
+            evidence = code_evidence(f"{memory.description or ''}\n{memory.body}", code)
+            if evidence is not None:
+                kind, missing = evidence
+                found[path] = StaleMemory(
+                    shown(path), kind, f"cites {missing}, which the code checkout no longer has"
+                )
+    keys: dict[str, list[tuple[datetime, str]]] = {}
+    for path, memory in memories.items():
+        for key in filter(None, (_name(memory), _subject(memory))):
+            keys.setdefault(key, []).append((changed_at(path), path))
+    for group in keys.values():
+        if len(group) < 2:
+            continue
+        group.sort(reverse=True)
+        newest_at, newest = group[0]
+        for when, path in group[1:]:
+            if (
+                when < newest_at
+                and path not in found
+                and _differs(memories[path], memories[newest])
+            ):
+                found[path] = StaleMemory(
+                    shown(path),
+                    "superseded",
+                    f"superseded by {shown(newest)}, a newer memory on the same subject",
+                )
+    for shown_path, (theirs, when) in sorted((teammates or {}).items()):
+        for key in filter(None, (_name(theirs), _subject(theirs))):
+            for mine_at, path in keys.get(key, []):
+                if mine_at < when and path not in found and _differs(memories[path], theirs):
+                    found[path] = StaleMemory(
+                        shown(path),
+                        "contradicted",
+                        f"contradicted by {shown_path}, a teammate's newer memory on the "
+                        "same subject",
+                    )
+    return [found[path] for path in sorted(found)]
+
+
+def _differs(first: MemoryFile, second: MemoryFile) -> bool:
+    return normalise(first.body).split() != normalise(second.body).split()
+
+
+def stale_on_disk(
+    root: Path, changed: Mapping[str, datetime], code_dir: Path | None
+) -> list[StaleMemory]:
+    """`find_stale` for a memory directory on disk and its ``team/`` scope (``memsync
+    check --code``). `changed` gives last changes by path (from Git); a file missing
+    from it counts by its modification time."""
+    from memsync.memory import TEAM_DIRNAME, MemoryDirectory
+
+    def when(shown_path: str) -> datetime:
+        if shown_path in changed:
+            return changed[shown_path]
+        stamp = (root / shown_path).stat().st_mtime
+        return datetime.fromtimestamp(stamp).astimezone()
+
+    code = CodeCheckout(code_dir) if code_dir is not None else None
+    team_root = root / TEAM_DIRNAME
+    team = MemoryDirectory.read(team_root).files if team_root.is_dir() else {}
+    teammates = {f"{TEAM_DIRNAME}/{p}": (m, when(f"{TEAM_DIRNAME}/{p}")) for p, m in team.items()}
+    found = find_stale(MemoryDirectory.read(root).files, when, code=code, teammates=teammates)
+    found += find_stale(
+        team,
+        lambda path: when(f"{TEAM_DIRNAME}/{path}"),
+        shown=lambda path: f"{TEAM_DIRNAME}/{path}",
+        code=code,
+    )
+    return found

@@ -1,0 +1,35 @@
+"""Duplicate detection on the tuning corpus (issue 15 item 3): never a false merge."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memsync.dream.deterministic import DeterministicEngine
+from memsync.dream.engine import DreamContext, EngineResult, Scope
+from tests.dream.corpus import RecordingProgress
+from tests.dream.tuning import write_corpus
+
+NOW = datetime(2026, 12, 2, tzinfo=UTC)
+_MERGED = re.compile(r"^merged (\S+) into (\S+) \(")
+
+
+def merged_pairs(result: EngineResult) -> set[frozenset[str]]:
+    """The pairs a dream merged, from its notes ("merged a.md into b.md (...)")."""
+    return {frozenset(match.groups()) for note in result.notes if (match := _MERGED.match(note))}
+
+
+def test_it_merges_no_look_alike_and_most_duplicates(tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "memory")
+    context = DreamContext(tmp_path / "memory", Scope.PERSONAL, NOW, corpus.changed)
+
+    merged = merged_pairs(DeterministicEngine().consolidate(context, RecordingProgress()))
+
+    false = merged - corpus.duplicates
+    found = merged & corpus.duplicates
+    print(f"tuning corpus: {len(found)} of {len(corpus.duplicates)} duplicates merged, "
+          f"{len(false)} false merges")  # fmt: skip
+    assert false == set()
+    assert not merged & corpus.lookalikes
+    assert len(found) >= len(corpus.duplicates) * 0.8
