@@ -1,56 +1,64 @@
-"""Recall over many memories against Claude Code's way, measured in the same run.
+"""Recall over many memories, cold and warm, against reading Claude Code's MEMORY.md.
 
-    python bench/recall.py [--memories 10000] [--rounds 5]
+    python bench/recall.py [--sizes 1000,10000,50000] [--queries 20]
 
-Writes a generated corpus (tests/recall/corpus.py: services × subjects, English and
-Chinese, questions with known answers) as real memory files, then prints:
+For each size, writes a generated corpus (tests/recall/corpus.py: made-up services ×
+subjects, English and Chinese; past its 11,000 memories the services repeat with a
+number) as real memory files in a Git repository with one commit, then prints:
 
-1. time: one recall (ranking a query over all N memories, reading and cutting the top
-   5) against reading one manifest file — Claude Code's ``MEMORY.md`` index of 200
-   entries — from disk; both warm (the index built once, as the API keeps it per
-   commit) and cold (reading the directory and building the index first);
-2. size: what memsync's side query sends the model (its instructions, the query and a
-   50-entry manifest chosen by the ranking) against Claude Code's (the same with the
-   full 200-entry manifest of the newest files);
-3. recall@5 over every question, and the most Claude Code's 200-file cap allows: the
-   share of answers that are among the 200 newest files at all.
+1. the ranking alone: one query against the index kept on disk, warm (median over
+   the queries), against parsing the 200-entry ``MEMORY.md`` in the same process;
+2. the whole hook: ``memsync recall --hook`` as Claude Code runs it (a new process,
+   JSON on stdin), cold (no index yet: every file read and indexed) and warm (the
+   index on disk and nothing changed; median of the queries), against a Python
+   process that only reads and parses ``MEMORY.md``;
+3. after one memory changes, the next hook (it re-reads that one file);
+4. recall@5 of the hook's ranking over the corpus questions (a sanity check; the
+   quality comparison is tests/heldout/test_recall_against_bm25.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.recall.corpus
 
 from memsync.memory import MemoryIndex, format_entry
-from memsync.recall.manifest import format_manifest, newest_first
-from memsync.recall.rank import RecallDocument, RecallIndex
-from memsync.recall.recall import MANIFEST_SIZE, recall
-from memsync.recall.select import SELECTION_SYSTEM_PROMPT, selection_prompt
+from memsync.recall.manifest import newest_first
+from memsync.recall.rank import RecallDocument
+from memsync.recall.recall import recall
 from memsync.recall.sources import disk_source
 from tests.recall.corpus import build_corpus
 
 CLAUDE_CODE_MANIFEST = 200
-MEMORIES_PER_SERVICE = 22  # 20 English subjects, and 5 Chinese for two services in five
+MEMSYNC = Path(sys.executable).with_name("memsync")
 
 
-def median_time(action: Callable[[], object], rounds: int) -> float:
-    times = []
-    for _ in range(rounds):
-        started = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+def corpus(size: int) -> tuple[list[RecallDocument], list[tuple[str, str]]]:
+    documents, questions = build_corpus(500)
+    out = list(documents)
+    copy = 1
+    while len(out) < size:
+        copy += 1
+        for document in documents:
+            path = document.path.removesuffix(".md") + f"_{copy}.md"
+            out.append(replace(document, path=path, name=f"{document.name} {copy}"))
+    return out[:size], [(q, a) for q, a in questions if a in {d.path for d in out[:size]}]
 
 
-def write_corpus(root: Path, documents: list[RecallDocument]) -> None:
+def write_repository(root: Path, documents: list[RecallDocument]) -> None:
+    root.mkdir()
     for document in documents:
         (root / document.path).write_text(
             f"---\nname: {document.name}\ndescription: {document.description}\n"
@@ -60,74 +68,91 @@ def write_corpus(root: Path, documents: list[RecallDocument]) -> None:
     newest = newest_first(documents)[:CLAUDE_CODE_MANIFEST]
     index = "".join(format_entry(d.name, d.path, d.description) + "\n" for d in newest)
     (root / "MEMORY.md").write_text(index, encoding="utf-8")
+    git = ["git", "-C", str(root), "-c", "user.name=bench", "-c", "user.email=bench@example.com"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "corpus"], check=True)
+
+
+def timed(action: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
+
+
+def hook(root: Path, prompt: str) -> dict[str, object] | None:
+    event = json.dumps({"prompt": prompt, "session_id": "", "cwd": str(root)})
+    environment = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    done = subprocess.run(
+        [str(MEMSYNC), "recall", "--hook", "--memory-dir", str(root)],
+        input=event,
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=True,
+    )
+    return json.loads(done.stdout) if done.stdout.strip() else None
+
+
+def manifest_process(root: Path) -> None:
+    code = (
+        "import sys; from memsync.memory import MemoryIndex; "
+        "MemoryIndex.parse_bytes(open(sys.argv[1], 'rb').read())"
+    )
+    subprocess.run([sys.executable, "-c", code, str(root / "MEMORY.md")], check=True)
+
+
+def bench(size: int, queries: int) -> None:
+    documents, questions = corpus(size)
+    asked = questions[:queries]
+    now = datetime.now(UTC)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "memory"
+        write_repository(root, documents)
+
+        manifest = statistics.median(
+            timed(lambda: MemoryIndex.parse_bytes((root / "MEMORY.md").read_bytes()))
+            for _ in range(50)
+        )
+        process_baseline = statistics.median(
+            timed(lambda: manifest_process(root)) for _ in range(5)
+        )
+        cold = timed(lambda: hook(root, asked[0][0]))
+        warm = statistics.median(timed(lambda q=q: hook(root, q)) for q, _ in asked)
+        source = disk_source(root)
+        index = source.index()
+        ranking = statistics.median(
+            timed(lambda q=q: recall(index, q, read=source.read, now=now)) for q, _ in asked
+        )
+        changed = root / documents[0].path
+        changed.write_text(changed.read_text(encoding="utf-8") + "\nOne more line.\n")
+        after_change = timed(lambda: hook(root, asked[0][0]))
+        hits = 0
+        for question, answer in asked:
+            result = recall(index, question, read=source.read, now=now)
+            hits += answer in [memory.path for memory in result.memories]
+
+    print(f"{size:,} memories")
+    print(
+        f"  ranking (warm, in process): {ranking * 1000:.1f} ms per query; parsing MEMORY.md "
+        f"{manifest * 1000:.3f} ms; ratio {ranking / manifest:.0f}"
+    )
+    print(
+        f"  memsync recall --hook: cold {cold * 1000:.0f} ms, warm {warm * 1000:.0f} ms, "
+        f"after one memory changed {after_change * 1000:.0f} ms; a process reading MEMORY.md "
+        f"{process_baseline * 1000:.0f} ms; ratio warm {warm / process_baseline:.2f}, "
+        f"cold {cold / process_baseline:.1f}"
+    )
+    print(f"  recall@5 over {len(asked)} corpus questions: {hits / len(asked):.3f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--memories", type=int, default=10_000)
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--queries", type=int, default=200, help="timed queries per round")
+    parser.add_argument("--sizes", default="1000,10000,50000")
+    parser.add_argument("--queries", type=int, default=20, help="hook runs per size (warm)")
     options = parser.parse_args()
-    documents, questions = build_corpus(max(-(-options.memories // MEMORIES_PER_SERVICE), 1))
-    now = datetime.now(UTC)
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        write_corpus(root, documents)
-        source = disk_source(root)
-        index = RecallIndex(source.documents)
-        timed = questions[: options.queries]
-
-        def read_manifest() -> None:
-            MemoryIndex.parse_bytes((root / "MEMORY.md").read_bytes())
-
-        def warm() -> None:
-            for question, _ in timed:
-                recall(index, question, read=source.read, now=now)
-
-        def cold() -> None:
-            fresh = disk_source(root)
-            recall(fresh.index(), timed[0][0], read=fresh.read, now=now)
-
-        manifest_time = median_time(read_manifest, options.rounds * 20)
-        warm_time = median_time(warm, options.rounds) / len(timed)
-        cold_time = median_time(cold, max(options.rounds // 2, 1))
-
-        hits = 0
-        ours_bytes = theirs_bytes = 0
-        newest = newest_first(source.documents)[:CLAUDE_CODE_MANIFEST]
-        theirs_manifest = format_manifest(newest)
-        visible = {d.path for d in newest}
-        for question, answer in questions:
-            result = recall(index, question, read=source.read, now=now)
-            hits += answer in [memory.path for memory in result.memories]
-            shortlist = [hit.document for hit in index.search(question, MANIFEST_SIZE)]
-            ours_bytes += len(
-                (
-                    SELECTION_SYSTEM_PROMPT + selection_prompt(question, format_manifest(shortlist))
-                ).encode()
-            )
-            theirs_bytes += len(
-                (SELECTION_SYSTEM_PROMPT + selection_prompt(question, theirs_manifest)).encode()
-            )
-        reachable = sum(answer in visible for _, answer in questions)
-
-    count, asked = len(documents), len(questions)
-    print(f"{count:,} memories, {asked:,} questions with known answers")
-    print(
-        f"time: recall {warm_time * 1000:.2f} ms per query (index built), "
-        f"{cold_time * 1000:.0f} ms cold (read {count:,} files + build + query); "
-        f"reading one 200-entry MEMORY.md {manifest_time * 1000:.3f} ms; "
-        f"ratio warm {warm_time / manifest_time:.1f}, cold {cold_time / manifest_time:.0f}"
-    )
-    print(
-        f"size: side query {ours_bytes / asked / 1024:.1f} KB with a {MANIFEST_SIZE}-entry "
-        f"manifest vs {theirs_bytes / asked / 1024:.1f} KB with Claude Code's "
-        f"{CLAUDE_CODE_MANIFEST}-entry manifest; ratio {ours_bytes / theirs_bytes:.2f}"
-    )
-    print(
-        f"recall@5: {hits / asked:.3f}; with Claude Code's {CLAUDE_CODE_MANIFEST}-file cap at "
-        f"most {reachable / asked:.3f} of the answers are in its manifest at all"
-    )
+    for size in (int(s) for s in options.sizes.split(",")):
+        bench(size, options.queries)
 
 
 if __name__ == "__main__":

@@ -36,17 +36,19 @@ from memsync.extract.skip import skip_reason
 from memsync.extract.transcript import Transcript
 from memsync.memory import (
     INDEX_FILENAME,
+    TEAM_DIRNAME,
     MemoryFile,
     MemoryIndex,
     is_topic_path,
     rewrite_relative_dates,
 )
-from memsync.recall.manifest import read_documents
-from memsync.recall.rank import RecallDocument, RecallIndex
+from memsync.recall.disk import DiskIndex
+from memsync.recall.rank import RecallDocument
 from memsync.store import CommitKind, Identity, MemoryRepo
 
 MAX_MESSAGES = 200
 MANIFEST_LIMIT = 200  # Claude Code lists at most 200 memory files
+_TEAM_PREFIX = f"{TEAM_DIRNAME}/"  # extraction writes the developer's own memories only
 
 SAVED = "saved"
 NO_CHANGES = "no-changes"
@@ -229,13 +231,22 @@ def _extract(
 
 
 def _manifest(repo: MemoryRepo, messages: Sequence[Any]) -> tuple[list[RecallDocument], int]:
-    documents = read_documents(repo.path, repo.ages(), team=False)
-    if len(documents) <= MANIFEST_LIMIT:
-        return documents, 0
-    # Past Claude Code's 200, list the memories closest to what the messages say.
-    said = " ".join(message.text for message in messages)[-20_000:]
-    ranked = [hit.document for hit in RecallIndex(documents).search(said, MANIFEST_LIMIT)]
-    return ranked, len(documents) - len(ranked)
+    # From the recall index kept between calls: only files changed since the last
+    # extraction or recall are read, not the whole directory once more (issue 14).
+    disk = DiskIndex(repo.path)
+    try:
+        paths = [path for path in disk.index.paths() if not path.startswith(_TEAM_PREFIX)]
+        if len(paths) <= MANIFEST_LIMIT:
+            documents = [d for d in disk.index.documents if not d.path.startswith(_TEAM_PREFIX)]
+            return documents, 0
+        # Past Claude Code's 200, list the memories closest to what the messages say.
+        said = " ".join(message.text for message in messages)[-20_000:]
+        hits = disk.index.search(said, MANIFEST_LIMIT + len(disk.index) - len(paths))
+        ranked = [hit.document for hit in hits if not hit.document.path.startswith(_TEAM_PREFIX)]
+        ranked = ranked[:MANIFEST_LIMIT]
+        return ranked, len(paths) - len(ranked)
+    finally:
+        disk.close()
 
 
 def _take(result: ExtractionResult, outcome: EngineOutcome) -> None:

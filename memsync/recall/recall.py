@@ -32,11 +32,17 @@ MAX_RESULTS = 5
 MAX_LINES = 200
 MAX_BYTES = 4096
 MANIFEST_SIZE = 50
-# Without a model, a match scoring under this share of the best one is left out: a
-# query about deploys that also shares one common word with a dozen other memories
-# should not surface those. The generated corpus (tests/recall) keeps its recall@5
-# with this floor while weak tails disappear.
+# Without a model, two floors keep unrelated memories out of the agent's context:
+# - a match scoring under RELATIVE_FLOOR of the best one is left out (a query about
+#   deploys that shares one common word with a dozen other memories);
+# - when even the best match covers less than MIN_COVERAGE of the query's words,
+#   weighted by idf, nothing is shown: a question nothing answers ("how do we rotate
+#   the kafka certificates" where no memory mentions kafka) brings nothing rather
+#   than the memories that happen to say "rotate".
+# Both were chosen on the tuning corpus (python -m tests.recall.tuning.choose), never
+# on tests/heldout, which only checks them.
 RELATIVE_FLOOR = 0.25
+MIN_COVERAGE = 0.35
 
 ENGINE_RANKING = "ranking"
 ENGINE_MODEL = "model"
@@ -144,12 +150,14 @@ def recall(
     limit: int = MAX_RESULTS,
     manifest_size: int = MANIFEST_SIZE,
     display_path: Callable[[str], str] | None = None,
+    min_coverage: float = MIN_COVERAGE,
 ) -> RecallResult:
     """The memories of `index` worth showing for `query`, best first.
 
     `read` gives a memory's current bytes by path (None if it vanished: skipped).
     `display_path` turns a path into what the header shows (an absolute path on a
-    developer machine, so the agent can open the file).
+    developer machine, so the agent can open the file). `min_coverage` is the floor
+    without a model (MIN_COVERAGE; the tuning script varies it).
     """
     limit = max(0, min(limit, MAX_RESULTS))
     surfaced = set(already_surfaced)
@@ -172,7 +180,8 @@ def recall(
             result.fallback = selection.failure
     if result.engine == ENGINE_RANKING and ranked:
         floor = ranked[0].score * RELATIVE_FLOOR
-        chosen = [hit for hit in ranked if hit.score >= floor]
+        answerable = ranked[0].coverage >= min_coverage
+        chosen = [hit for hit in ranked if hit.score >= floor] if answerable else []
     show = display_path or (lambda path: path)
     for hit in chosen:
         if len(result.memories) >= limit:

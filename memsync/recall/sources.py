@@ -3,58 +3,68 @@
 A memory's age is its last change: the last commit that touched it when the directory
 is a Git repository (SPEC F4), else the file's mtime. On a developer machine the team
 scope (``team/``) is usually a clone of its own, so its ages come from that clone.
+
+On disk the index is kept between calls (`memsync.recall.disk`); a repository's
+branch is indexed in memory once per commit by the caller (the API keeps it).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from memsync.confined import ConfinedRoot, ConfinementError
-from memsync.memory import INDEX_FILENAME, TEAM_DIRNAME, MemoryDirectory, is_topic_path
-from memsync.recall.manifest import directory_documents, read_documents
+from memsync.memory import INDEX_FILENAME, MemoryDirectory, is_topic_path
+from memsync.recall.disk import DiskIndex
+from memsync.recall.manifest import directory_documents
 from memsync.recall.rank import RecallDocument, RecallIndex
 from memsync.recall.recall import Reader
-from memsync.store import MAIN, MemoryRepo, StoreError
+
+if TYPE_CHECKING:  # the Git layer imports GitPython: too slow for the hook's warm path
+    from memsync.store import MemoryRepo
 
 
-@dataclass
 class MemorySource:
-    documents: list[RecallDocument]
-    read: Reader
+    """The memories to recall from: an index over them and a reader of their bytes."""
+
+    def __init__(
+        self,
+        read: Reader,
+        documents: Sequence[RecallDocument] | None = None,
+        index: RecallIndex | None = None,
+    ) -> None:
+        self.read = read
+        self._documents = documents
+        self._index = index
+
+    @property
+    def documents(self) -> Sequence[RecallDocument]:
+        if self._documents is None:
+            self._documents = self.index().documents
+        return self._documents
 
     def index(self) -> RecallIndex:
-        return RecallIndex(self.documents)
+        if self._index is None:
+            self._index = RecallIndex(self._documents or ())
+        return self._index
 
 
-def disk_source(root: Path) -> MemorySource:
-    """The memories of a directory on disk (and its ``team/``), ages from Git if it has any."""
-    root = Path(root)
-    ages = {}
-    for scope_root, prefix in ((root, ""), (root / TEAM_DIRNAME, f"{TEAM_DIRNAME}/")):
-        if (scope_root / ".git").exists():
-            try:
-                repo = MemoryRepo(scope_root)
-            except StoreError:
-                continue
-            ages.update({prefix + path: when for path, when in repo.ages().items()})
-    documents = read_documents(root, ages)
-    confined = ConfinedRoot(root)
-
-    def read(path: str) -> bytes | None:
-        # Never through a link, even one that stays inside (issue 10).
-        try:
-            return confined.read_bytes(path)
-        except (OSError, ConfinementError):
-            return None
-
-    return MemorySource(documents, read)
+def disk_source(root: Path, location: Path | None = None) -> MemorySource:
+    """The memories of a directory on disk (and its ``team/``), ages from Git if it has
+    any; the index is kept at `location` (default: inside the Git directory, else in
+    memory for this call only)."""
+    disk = DiskIndex(Path(root), location)
+    return MemorySource(disk.read, index=disk.index)
 
 
-def repository_source(repo: MemoryRepo, rev: str = MAIN) -> MemorySource:
-    """The memories committed on `rev` (the server reads ``main``, never a working tree)."""
+def repository_source(repo: MemoryRepo, rev: str | None = None) -> MemorySource:
+    """The memories committed on `rev` (default ``main``: the server never reads a
+    working tree)."""
+    from memsync.store import MAIN
+
+    rev = rev or MAIN
     paths = [path for path in repo.files(rev) if is_topic_path(path) or path == INDEX_FILENAME]
     blobs = repo.read_many(rev, paths)
     directory = MemoryDirectory.from_files(None, blobs)
     documents = directory_documents(directory, repo.ages(rev))
-    return MemorySource(documents, blobs.get)
+    return MemorySource(blobs.get, documents)

@@ -173,9 +173,9 @@ def test_recall_prints_the_memories_for_a_query(tmp_path):
     home = tmp_path / "home"
     memory = project_memory(home, tmp_path / "work" / "acme")
 
-    as_text = memsync("recall", memory, "where are pipeline bugs tracked")
-    as_json = memsync("recall", memory, "where are pipeline bugs tracked", "--json")
-    nothing = memsync("recall", memory, "kubernetes helm chart")
+    as_text = memsync("recall", memory, "where are pipeline bugs tracked", home=home)
+    as_json = memsync("recall", memory, "where are pipeline bugs tracked", "--json", home=home)
+    nothing = memsync("recall", memory, "kubernetes helm chart", home=home)
 
     assert as_text.returncode == 0
     assert "Memory: team/reference_ingest.md:" in as_text.stdout
@@ -196,3 +196,20 @@ def test_the_hook_command_names_this_installation():
     assert command.endswith(" recall --hook")
     program = command.removesuffix(" recall --hook").strip("'")
     assert program == "memsync" or Path(program).name == "memsync"
+
+
+def test_recall_keeps_the_index_of_a_plain_directory_in_the_cache(tmp_path):
+    home = tmp_path / "home"
+    memory = project_memory(home, tmp_path / "work" / "acme")
+
+    first = memsync("recall", memory, "where are pipeline bugs tracked", "--json", home=home)
+    (memory / "feedback_pager.md").write_text(
+        topic("Pager etiquette", "Acknowledge a page within five minutes", "feedback"),
+        encoding="utf-8",
+    )
+    second = memsync("recall", memory, "how fast to acknowledge a page", "--json", home=home)
+
+    [index] = (home / ".cache" / "memsync" / "recall-index").glob("*.sqlite")
+    assert index.stat().st_size > 0
+    assert json.loads(first.stdout)["memories"][0]["path"] == "team/reference_ingest.md"
+    assert json.loads(second.stdout)["memories"][0]["path"] == "feedback_pager.md"

@@ -163,7 +163,7 @@ def _recall(
     from memsync.recall.recall import model_selector, recall
     from memsync.recall.sources import disk_source
 
-    source = disk_source(directory)
+    source = disk_source(directory, _index_location(directory))
     selector = None
     key = os.environ.get("ANTHROPIC_API_KEY", "")
     if key and model:
@@ -184,6 +184,19 @@ def _recall(
         limit=limit,
         display_path=(lambda path: str(root / path)) if absolute else None,
     )
+
+
+def _index_location(directory: Path) -> Path | None:
+    """Where the recall index of `directory` is kept between calls: inside its Git
+    directory (None: the default), else in the user's cache, one file per directory."""
+    from memsync.memory import sanitize_path
+    from memsync.recall.disk import default_location
+
+    if default_location(directory) is not None:
+        return None
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    name = sanitize_path(str(directory.resolve()))
+    return Path(cache) / "memsync" / "recall-index" / f"{name}.sqlite"
 
 
 def _fitted_context(result: Any) -> tuple[str, list[str]]:

@@ -1,0 +1,245 @@
+"""The recall index of a memory directory on disk, kept between calls (issue 14).
+
+The hook runs before every prompt, so recall must not read and re-index every memory
+each time. The index lives in SQLite at ``<git dir>/memsync/recall-index.sqlite`` (or
+a file the caller names, for a directory that is no Git repository) and is brought up
+to date on each open:
+
+- each topic file is keyed by ``(path, mtime_ns, size)``: one ``scandir`` and ``stat``
+  per file tells which are new, changed or gone, and only those are read and parsed;
+- a memory's age is its last commit (SPEC F4), else its mtime; ages are asked of Git
+  (`MemoryRepo.ages`, itself incremental) only when ``HEAD`` moved since the last call.
+
+A damaged or older-format index file is deleted and rebuilt: it holds nothing that
+the memory files do not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import subprocess
+from array import array
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memsync.confined import ConfinedRoot, ConfinementError
+from memsync.memory import INDEX_FILENAME, TEAM_DIRNAME, MemoryFile
+from memsync.recall.manifest import document_for
+from memsync.recall.rank import SCHEMA_VERSION, RecallDocument, RecallIndex, create_schema
+
+INDEX_NAME = "recall-index.sqlite"
+_BUSY_TIMEOUT = 10.0  # seconds a second hook waits for the first one's update
+
+
+def default_location(root: Path) -> Path | None:
+    """``<git dir>/memsync/recall-index.sqlite`` when `root` is a Git repository."""
+    git = root / ".git"
+    if git.is_dir():
+        return git / "memsync" / INDEX_NAME
+    if git.is_file():  # a worktree or submodule: ".git" names the real git dir
+        text = git.read_text(encoding="utf-8", errors="replace").strip()
+        if text.startswith("gitdir:"):
+            target = Path(text.removeprefix("gitdir:").strip())
+            return (root / target if not target.is_absolute() else target) / "memsync" / INDEX_NAME
+    return None
+
+
+class DiskIndex:
+    """An up-to-date `RecallIndex` over `root` (and its ``team/``), and a confined reader."""
+
+    def __init__(self, root: Path, location: Path | None = None) -> None:
+        self.root = Path(root)
+        self._confined = ConfinedRoot(self.root)
+        self.location = location if location is not None else default_location(self.root)
+        self._db = _connect(self.location)
+        self.index = RecallIndex.on(self._db)
+        self.changed = 0  # files read and indexed by the last `update`
+        self.update()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def update(self) -> None:
+        """Index what changed on disk since the last call; drop what is gone."""
+        scanned = list(self._scan())
+        # The common case is that nothing changed: one digest of every (path, mtime,
+        # size) says so without loading 50,000 rows back from the index. Built in C
+        # (join, array) rather than per file in Python.
+        digest = hashlib.blake2b("\0".join([path for path, _ in scanned]).encode(), digest_size=16)
+        digest.update(array("q", [number for _, stat in scanned for number in stat]).tobytes())
+        signature = digest.hexdigest()
+        ages = self._ages_if_head_moved()
+        self.changed = 0
+        if ages is None and self._meta("signature") == signature:
+            return
+        present = dict(scanned)
+        known = {
+            path: (mtime_ns, size, committed)
+            for path, mtime_ns, size, committed in self._db.execute(
+                "SELECT path, mtime_ns, size, committed FROM files"
+            )
+        }
+        gone = [path for path in known if path not in present]
+        changed = [
+            path for path, stat in present.items() if known.get(path, (None, None))[:2] != stat
+        ]
+        if ages is not None:
+            committed = ages
+        else:
+            committed = {
+                path: datetime.fromtimestamp(known[path][2], tz=UTC)
+                for path in changed
+                if path in known and known[path][2] is not None
+            }
+        documents: list[RecallDocument] = []
+        for path in changed:
+            document = self._read_document(path, present[path][0], committed.get(path))
+            if document is not None:
+                documents.append(document)
+            elif path in known:  # no longer readable as a memory
+                gone.append(path)
+        self.changed = len(documents)
+        if gone:
+            self.index.remove(gone)
+        if documents:
+            self.index.add(documents, present, committed)
+        if ages is not None:
+            self._set_ages(ages)
+        with self._db:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('signature', ?)", (signature,))
+
+    def _meta(self, key: str) -> object:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def read(self, path: str) -> bytes | None:
+        """A memory's current bytes; None for a path outside the directory, through a
+        link (even one that stays inside: issue 10) or unreadable."""
+        try:
+            return self._confined.read_bytes(path)
+        except (OSError, ConfinementError):
+            return None
+
+    # -- scanning ---------------------------------------------------------------------
+
+    def _scopes(self) -> list[tuple[Path, str]]:
+        scopes = [(self.root, "")]
+        if (self.root / TEAM_DIRNAME).is_dir():
+            scopes.append((self.root / TEAM_DIRNAME, f"{TEAM_DIRNAME}/"))
+        return scopes
+
+    def _scan(self) -> Iterator[tuple[str, tuple[int, int]]]:
+        """(path, (mtime_ns, size)) of every topic file: one stat each, no reads."""
+        for scope_root, prefix in self._scopes():
+            try:
+                entries = os.scandir(scope_root)
+            except OSError:
+                continue
+            with entries:
+                for entry in entries:
+                    name = entry.name
+                    if not name.endswith(".md") or name == INDEX_FILENAME:
+                        continue
+                    try:
+                        if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
+                            # A link may lead out of the directory: not a memory here.
+                            continue
+                        stat = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    yield prefix + name, (stat.st_mtime_ns, stat.st_size)
+
+    def _read_document(
+        self, path: str, mtime_ns: int, committed: datetime | None
+    ) -> RecallDocument | None:
+        data = self.read(path)
+        if data is None:
+            return None
+        modified = committed or datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC)
+        return document_for(path, MemoryFile.parse(path.rsplit("/", 1)[-1], data), modified)
+
+    # -- ages -------------------------------------------------------------------------
+
+    def _ages_if_head_moved(self) -> dict[str, datetime] | None:
+        """Last-commit times of every file when some scope's HEAD moved, else None."""
+        heads: dict[str, str] = {}
+        for scope_root, prefix in self._scopes():
+            if (scope_root / ".git").exists():
+                heads[prefix] = _head(scope_root)
+        stored = {
+            key.removeprefix("head:"): value
+            for key, value in self._db.execute(
+                "SELECT key, value FROM meta WHERE key LIKE 'head:%'"
+            )
+        }
+        if heads == stored:
+            return None
+        from memsync.store import MemoryRepo, StoreError
+
+        ages: dict[str, datetime] = {}
+        for scope_root, prefix in self._scopes():
+            if heads.get(prefix):
+                try:
+                    found = MemoryRepo(scope_root).ages()
+                except StoreError:
+                    continue
+                ages.update({prefix + path: when for path, when in found.items()})
+        with self._db:
+            self._db.execute("DELETE FROM meta WHERE key LIKE 'head:%'")
+            self._db.executemany(
+                "INSERT INTO meta VALUES (?, ?)", [(f"head:{k}", v) for k, v in heads.items()]
+            )
+        return ages
+
+    def _set_ages(self, ages: dict[str, datetime]) -> None:
+        with self._db:
+            self._db.execute("UPDATE files SET committed = NULL, modified = mtime_ns / 1e9")
+            self._db.executemany(
+                "UPDATE files SET committed = ?1, modified = ?1 WHERE path = ?2",
+                [(when.timestamp(), path) for path, when in ages.items()],
+            )
+
+
+def _head(root: Path) -> str:
+    """The commit ``HEAD`` names ("" before the first commit): one short git process."""
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--verify", "--quiet", "HEAD"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError:
+        return ""
+    return done.stdout.strip()
+
+
+def _connect(location: Path | None) -> sqlite3.Connection:
+    if location is None:
+        connection = sqlite3.connect(":memory:")
+        create_schema(connection)
+        return connection
+    location.parent.mkdir(parents=True, exist_ok=True)
+    for attempt in range(2):
+        try:
+            connection = sqlite3.connect(location, timeout=_BUSY_TIMEOUT)
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                raise sqlite3.DatabaseError(f"index format {version}, not {SCHEMA_VERSION}")
+            connection.execute("PRAGMA journal_mode = WAL")
+            connection.execute("PRAGMA synchronous = NORMAL")
+            connection.execute("PRAGMA cache_size = -32768")  # 32 MB while building
+            if version == 0:
+                create_schema(connection)
+            return connection
+        except sqlite3.DatabaseError:
+            if attempt:
+                raise
+            # Damaged or from another version: it holds nothing the files do not.
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{location}{suffix}").unlink(missing_ok=True)
+    raise AssertionError("unreachable")
