@@ -12,13 +12,14 @@ import yaml
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from memsync.memory import (
     INDEX_FILENAME,
-    MAX_INDEX_BYTES,
     MAX_INDEX_LINES,
+    MAX_INDEX_UNITS,
     MEMORY_TYPES,
     TEAM_DIRNAME,
     IndexEntry,
@@ -30,6 +31,7 @@ from memsync.memory import (
     freshness_note,
     is_topic_path,
 )
+from memsync.memory.layout import link_wiki_names, wiki_link_candidates
 from memsync.store import MAIN, BlameLine, CommitInfo, MemoryRepo
 
 from ..access import ProjectAccess, project_for
@@ -93,7 +95,7 @@ class IndexReport:
     rows: list[IndexRow]
     orphans: list[OrphanRow]
     line_count: int = 0
-    byte_count: int = 0
+    unit_count: int = 0  # UTF-16 units, as Claude Code measures MEMORY.md
     first_invisible: int | None = None
     shown_entries: int = 0
     total_entries: int = 0
@@ -101,16 +103,16 @@ class IndexReport:
     problem_rows: list[ProblemRow] = field(default_factory=list)
 
     @property
-    def byte_label(self) -> str:
-        return f"{self.byte_count:,}"
+    def size_label(self) -> str:
+        return f"{self.unit_count:,}"
 
     @property
     def over_lines(self) -> bool:
         return self.line_count > MAX_INDEX_LINES
 
     @property
-    def over_bytes(self) -> bool:
-        return self.byte_count > MAX_INDEX_BYTES
+    def over_size(self) -> bool:
+        return self.unit_count > MAX_INDEX_UNITS
 
 
 def index_report(snapshot: MemorySnapshot, now: datetime, filters: IndexFilterForm) -> IndexReport:
@@ -132,7 +134,7 @@ def index_report(snapshot: MemorySnapshot, now: datetime, filters: IndexFilterFo
     ]
     if index is not None:
         invisible = index.invisible_lines()
-        report.line_count, report.byte_count = index.line_count, index.byte_count
+        report.line_count, report.unit_count = index.line_count, index.unit_count
         report.first_invisible = invisible.start if len(invisible) else None
         entries = {entry.line: entry for entry in index.entries}
         report.total_entries = len(entries)
@@ -217,7 +219,7 @@ def memory_index(request: HttpRequest, slug: str) -> HttpResponse:
             "filters": filters,
             "scope": scope,
             "max_lines": MAX_INDEX_LINES,
-            "max_bytes": f"{MAX_INDEX_BYTES:,}",
+            "max_units": f"{MAX_INDEX_UNITS:,}",
             "tab": "index",
         },
     )
@@ -257,6 +259,23 @@ def frontmatter_rows(metadata: dict[str, Any]) -> list[FrontmatterRow]:
     return rows
 
 
+def _with_wiki_links(body: str, access: ProjectAccess, repo: MemoryRepo, scope: str) -> str:
+    """Claude Code links related memories as ``[[name]]``: make those links to the
+    memory's page when such a memory exists in the same scope."""
+    if "[[" not in body:
+        return body
+    prefix = scope_prefix(scope)
+    present = set(repo.files(MAIN))
+
+    def target_for(name: str) -> str | None:
+        for candidate in wiki_link_candidates(name):
+            if prefix + candidate in present:
+                return reverse("dashboard:memory", args=[access.project.slug, prefix + candidate])
+        return None
+
+    return link_wiki_names(body, target_for)
+
+
 @login_required
 @require_safe
 def memory_detail(request: HttpRequest, slug: str, path: str) -> HttpResponse:
@@ -294,7 +313,11 @@ def memory_detail(request: HttpRequest, slug: str, path: str) -> HttpResponse:
             "memory": memory,
             "problems": problems,
             "frontmatter": frontmatter_rows(memory.metadata) if memory else [],
-            "body_html": render_markdown(memory.body) if memory and memory.is_text else None,
+            "body_html": (
+                render_markdown(_with_wiki_links(memory.body, access, repo, scope))
+                if memory and memory.is_text
+                else None
+            ),
             "text": text,
             "size": len(data),
             "freshness": Freshness(days),

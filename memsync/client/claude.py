@@ -6,14 +6,16 @@ A project's auto-memory directory (team memory is its ``team/`` subdirectory) is
 first of:
 
 1. ``CLAUDE_COWORK_MEMORY_PATH_OVERRIDE`` — a full path, taken as given (no ``~``);
-2. the ``autoMemoryDirectory`` setting, from the first settings file that sets it, in
-   Claude Code's order: the managed policy file, then the project's
-   ``.claude/settings.local.json``, then the user's ``<config dir>/settings.json``.
-   The project's shared ``.claude/settings.json`` is read but never obeyed: Claude Code
-   ignores the setting there on purpose (a cloned repository must not be able to
-   point memory writes at ``~/.ssh``), so we report it instead of following it.
+2. the ``autoMemoryDirectory`` setting, from the first settings source that sets it, in
+   Claude Code's order (2.1.332, ``getAutoMemoryDirectorySetting``): managed policy
+   (``managed-settings.json``, then its ``managed-settings.d/*.json`` drop-ins), the
+   ``--settings`` file or JSON, the project's ``.claude/settings.local.json``, the
+   project's shared ``.claude/settings.json``, the user's ``<config dir>/settings.json``.
+   Claude Code reads the two project files only in a trusted folder or in ``-p`` mode;
+   an interactive session cannot start before its trust dialog is accepted, so every
+   session that runs honours them, and so do we.
    ``~/`` is expanded; a relative path, a filesystem root, or ``~`` alone are rejected
-   as Claude Code rejects them, and the next source is tried;
+   as Claude Code rejects them, and then (as in Claude Code) the default applies;
 3. ``<base>/projects/<sanitized canonical git root>/memory/``, where ``<base>`` is
    ``CLAUDE_CODE_REMOTE_MEMORY_DIR`` or the config directory, and the canonical git root
    is the repository containing the working directory — a linked worktree counts as
@@ -45,6 +47,8 @@ from memsync.memory.paths import MAX_SANITIZED_LENGTH, sanitize_path
 MEMORY_DIRNAME = "memory"
 TEAM_DIRNAME = "team"
 SETTING = "autoMemoryDirectory"
+# Claude Code's own team memory sync keeps this manifest in ``team/``.
+CLAUDE_CODE_TEAM_MANIFEST = ".memory-sync"
 POLICY_SETTINGS = {
     "darwin": Path("/Library/Application Support/ClaudeCode/managed-settings.json"),
     "linux": Path("/etc/claude-code/managed-settings.json"),
@@ -93,8 +97,22 @@ class ClaudeCode:
     def local_settings(cwd: Path) -> Path:
         return Path(cwd) / ".claude" / "settings.local.json"
 
-    def memory_location(self, cwd: Path) -> MemoryLocation:
-        """Where Claude Code keeps auto memory for sessions started in ``cwd``."""
+    def policy_files(self) -> list[Path]:
+        """The managed policy file and its drop-ins, in the order they apply."""
+        if self.policy_file is None:
+            return []
+        drop_ins = self.policy_file.parent / "managed-settings.d"
+        try:
+            extra = sorted(p for p in drop_ins.iterdir() if p.suffix == ".json")
+        except OSError:
+            extra = []
+        # Drop-ins override the base file and a later one an earlier one: the first
+        # file in this list that sets a key wins.
+        return [*reversed(extra), self.policy_file]
+
+    def memory_location(self, cwd: Path, *, flag_settings: str | None = None) -> MemoryLocation:
+        """Where Claude Code keeps auto memory for sessions started in ``cwd``;
+        ``flag_settings`` is what ``claude --settings`` was given (a file or JSON)."""
         cwd = project_root(cwd)
         notes: list[str] = []
         override = self.environ.get("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
@@ -103,26 +121,32 @@ class ClaudeCode:
             if checked is not None:
                 return MemoryLocation(checked, "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
             notes.append("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE is not a usable absolute path")
-        trusted = [self.policy_file, self.local_settings(cwd), self.user_settings]
-        for settings_file in trusted:
-            if settings_file is None:
-                continue
-            value = _setting(settings_file, notes)
+        sources: list[tuple[str, str | None]] = []
+        policy = self.policy_files()
+        policy_value = next((v for v in (_setting(f, notes) for f in policy) if v), None)
+        if policy:
+            sources.append((f"managed settings ({policy[0]})", policy_value))
+        if flag_settings:
+            sources.append(("--settings", _flag_setting(flag_settings, notes)))
+        for settings_file in (
+            self.local_settings(cwd),
+            self.project_settings(cwd),
+            self.user_settings,
+        ):
+            sources.append((str(settings_file), _setting(settings_file, notes)))
+        for where, value in sources:
             if value is None:
                 continue
             checked = _checked_memory_path(value, home=self.home)
             if checked is not None:
-                return MemoryLocation(checked, f"{SETTING} in {settings_file}", tuple(notes))
+                return MemoryLocation(checked, f"{SETTING} in {where}", tuple(notes))
+            # Claude Code takes the first source that sets it; an unusable value
+            # means the default directory, not the next source.
             notes.append(
-                f"{SETTING} {value!r} in {settings_file} is ignored, as Claude Code ignores "
+                f"{SETTING} {value!r} in {where} is ignored, as Claude Code ignores "
                 "it: it must be an absolute path or start with ~/"
             )
-        shared = self.project_settings(cwd)
-        if _setting(shared, notes) is not None:
-            notes.append(
-                f"{shared} sets {SETTING}, which Claude Code ignores in a project's shared "
-                "settings; put it in .claude/settings.local.json or your user settings"
-            )
+            break
         base_env = self.environ.get("CLAUDE_CODE_REMOTE_MEMORY_DIR")
         base = Path(base_env) if base_env else self.config_dir
         root = canonical_git_root(cwd) or cwd
@@ -204,6 +228,19 @@ def _setting(path: Path, notes: list[str]) -> str | None:
         return None
     value = data.get(SETTING) if isinstance(data, dict) else None
     return value if isinstance(value, str) and value else None
+
+
+def _flag_setting(value: str, notes: list[str]) -> str | None:
+    """``--settings`` takes a file or inline JSON, as Claude Code's flag does."""
+    if value.lstrip().startswith("{"):
+        try:
+            data: Any = json.loads(value)
+        except json.JSONDecodeError as error:
+            notes.append(f"--settings is not valid JSON and was skipped: {error}")
+            return None
+        found = data.get(SETTING) if isinstance(data, dict) else None
+        return found if isinstance(found, str) and found else None
+    return _setting(Path(value).expanduser(), notes)
 
 
 def _checked_memory_path(raw: str, *, home: Path | None) -> Path | None:

@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "memsync.client.commands.local",
     "memsync.client.commands.dream",
     "memsync.client.commands.sync",
+    "memsync.client.commands.unlink",
     "memsync.client.commands.hooks",
     "memsync.client.commands.extract",
     "memsync.client.commands.recall",

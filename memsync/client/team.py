@@ -19,6 +19,7 @@ store's repository lock.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -204,7 +205,9 @@ class TeamClone:
             clone_dir.rename(target)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
-        return cls(target)
+        clone = cls(target)
+        clone.stamp_mtimes()
+        return clone
 
     # --- config ------------------------------------------------------------------------
     def config(self, key: str) -> str | None:
@@ -282,8 +285,33 @@ class TeamClone:
                 self._merge(branch, leave_conflicts=leave_conflicts)
             if before is not None and before != self.repo.head():
                 result.files = self._changed_files(before, "HEAD")
+            self.stamp_mtimes()
             self.record("lastpull", now_iso())
             return result
+
+    def stamp_mtimes(self) -> int:
+        """Set each team file's mtime to its last content-changing commit on the team's
+        ``main``, so Claude Code's own age note ("This memory is N days old") tells the
+        truth: it computes ages from mtimes, and a clone or pull makes every file
+        brand new. One ``git log --name-only`` pass (cached between pulls), not one
+        per file. Files whose content here differs from ``main`` (local edits, work
+        not merged yet) keep their own mtime. Returns how many files were stamped."""
+        main = self.remote_ref(MAIN)
+        if main is None:
+            return 0
+        ages = self.repo.ages(main)
+        differs = set(self.git.run("diff", "--name-only", "-z", main).split("\0"))
+        stamped = 0
+        for path, when in ages.items():
+            if path in differs:
+                continue
+            target = self.path / path
+            if target.is_symlink() or not target.is_file():
+                continue
+            seconds = when.timestamp()
+            os.utime(target, (seconds, seconds))
+            stamped += 1
+        return stamped
 
     def _merge(self, branch: str, *, leave_conflicts: bool) -> None:
         message = format_message(

@@ -9,7 +9,7 @@ It does only what it can explain in one line each, and it never loses content:
 3. index entries that point at no file are removed;
 4. topic files no entry links get one (under their type's heading when the index is
    grouped by type);
-5. entries over 150 characters are cut at a word boundary, and what was cut goes
+5. entries over 200 characters are cut at a word boundary, and what was cut goes
    into the memory file unless the file already says it;
 6. ``MEMORY.md`` is brought within what an agent sees (200 lines, 25,000 UTF-16
    units) by moving the fewest, least useful entries into a sub-index

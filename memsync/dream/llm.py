@@ -39,9 +39,10 @@ from memsync.dream.workspace import PROTECTED_NAMES
 from memsync.memory import (
     INDEX_FILENAME,
     LOGS_DIRNAME,
-    MAX_INDEX_BYTES,
     MAX_INDEX_LINES,
+    MAX_INDEX_UNITS,
     TEAM_DIRNAME,
+    utf16_len,
 )
 
 ENGINE_NAME = "anthropic"
@@ -226,10 +227,11 @@ def inventory(workdir: Path) -> str:
     if confined.kind(INDEX_FILENAME) is EntryKind.FILE:
         data = confined.read_bytes(INDEX_FILENAME)
         count = len(data.splitlines())
-        over = count > MAX_INDEX_LINES or len(data) > MAX_INDEX_BYTES
-        limit = f" (over the {MAX_INDEX_LINES}-line / {MAX_INDEX_BYTES:,}-byte limit)"
+        units = utf16_len(data.decode("utf-8", "surrogateescape"))
+        over = count > MAX_INDEX_LINES or units > MAX_INDEX_UNITS
+        limit = f" (over the {MAX_INDEX_LINES}-line / {MAX_INDEX_UNITS:,}-character limit)"
         lines.append(
-            f"- {INDEX_FILENAME}: {count} lines, {len(data):,} bytes{limit if over else ''}"
+            f"- {INDEX_FILENAME}: {count} lines, {units:,} characters{limit if over else ''}"
         )
     else:
         lines.append(f"- no {INDEX_FILENAME} yet")

@@ -27,10 +27,10 @@ and leave alone what you cannot justify.
 # What is in the memory directory
 
 - MEMORY.md: the index. It has no frontmatter. Each entry is one line, \
-`- [Title](file.md) — one-line hook`, about 150 characters at most. Headings and any \
-other lines people wrote stay where they are. An agent loads only the first 200 lines \
-and the first 25,000 bytes of it, so it must stay within both. It is an index: it \
-never holds the memories themselves.
+`- [Title](file.md) — one-line hook`, under about 200 characters (Claude Code's own \
+rule). Headings and any other lines people wrote stay where they are. An agent loads \
+only the first 200 lines and the first 25,000 characters of it, so it must stay within \
+both. It is an index: it never holds the memories themselves.
 - indexes/*.md: sub-indexes, used when MEMORY.md would otherwise be too long. Same \
 entry format, links relative to the sub-index (`../file.md`), and each sub-index is \
 linked from one entry in MEMORY.md. Every memory must be reachable from MEMORY.md \
@@ -98,10 +98,10 @@ dates).
 it.
 
 ## Phase 4: Prune and index
-- Keep MEMORY.md within 200 lines and 25,000 bytes. When it cannot fit, move a whole \
+- Keep MEMORY.md within 200 lines and 25,000 characters. When it cannot fit, move a whole \
 group of entries into a sub-index and link that instead; never drop a memory.
 - Remove entries that point at files that do not exist, or at memories you deleted.
-- Shorten entries over about 150 characters: move the detail into the topic file and \
+- Shorten entries over about 200 characters: move the detail into the topic file and \
 keep a short hook.
 - Add an entry for every memory that has none.
 - Resolve contradictions between files by fixing the one that is wrong.

@@ -1,7 +1,7 @@
 """The prune phase of the deterministic dream: the index files (SPEC F3, D8).
 
 Entries that link no file are removed; topic files no entry reaches get one, under
-their type's heading when the index is grouped by type; entries over 150 characters
+their type's heading when the index is grouped by type; entries over 200 characters
 are cut at a word boundary, the cut detail going into the memory unless it already
 says it; and ``MEMORY.md`` is brought within what an agent sees (200 lines, 25,000
 UTF-16 units) by moving the fewest, least useful entries into a sub-index
@@ -147,7 +147,7 @@ def _subindex_entry(path: str, lines: IndexLines) -> str:
 
 
 def shorten_entries(directory: DreamDirectory, report: DreamReport) -> None:
-    """Cut entries over 150 characters, keeping what was cut in the memory."""
+    """Cut entries over 200 characters, keeping what was cut in the memory."""
     for path, lines in directory.index_files():
         replace: dict[int, list[str]] = {}
         for entry in lines.index().entries:

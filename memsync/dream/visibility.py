@@ -6,21 +6,24 @@ JavaScript string's ``length``). It follows no link: an entry in a sub-index is
 invisible to the agent. So the measure a dream must protect is the number of index
 entries inside that window: `visible_entries`.
 
-The memory format layer still counts UTF-8 bytes; `utf16_units` is the dream's own
-count until the two are unified.
+The limits and the count are the memory format's own (`memsync.memory.limits`), shared
+with ``memsync check``, the team block and the dashboard.
 """
 
 from __future__ import annotations
 
 from memsync.memory import MAX_INDEX_LINES, MemoryIndex
 from memsync.memory.index import split_lines
+from memsync.memory.limits import MAX_INDEX_UNITS as MAX_INDEX_UTF16_UNITS
+from memsync.memory.limits import utf16_len as utf16_units
 
-MAX_INDEX_UTF16_UNITS = 25_000
-
-
-def utf16_units(text: str) -> int:
-    """``len()`` of `text` in JavaScript: characters outside the BMP count twice."""
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+__all__ = [
+    "MAX_INDEX_UTF16_UNITS",
+    "fits",
+    "utf16_units",
+    "visible_entries",
+    "visible_line_count",
+]
 
 
 def visible_line_count(text: str) -> int:

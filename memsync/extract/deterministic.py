@@ -45,6 +45,14 @@ from memsync.memory import (
     MemoryIndex,
     rewrite_relative_dates,
 )
+from memsync.memory.layout import (
+    MemoryLayout,
+    create_memory,
+    detect_layout,
+    file_stem,
+    kebab_name,
+    memory_name,
+)
 from memsync.recall.rank import tokenize
 
 FORGET_THRESHOLD = 0.6
@@ -188,11 +196,24 @@ def _remember(
         title = _title_of(directory, existing, memory)
         verb = "updated"
     else:
-        path = _free_name(directory, f"{kind}_{_slug(fact)}.md")
+        # Written as the installed Claude Code writes: the directory's own layout,
+        # else the current one (kebab-case name, nested metadata; memsync.memory.layout).
+        layout = detect_layout(directory.files.values())
         title = _title(fact)
-        extra = {"originSessionId": request.session_id} if request.session_id else None
-        memory = MemoryFile.create(
-            path, name=title, description=description, type=kind, body=body, extra=extra
+        slug = _slug(fact)
+        name = memory_name(layout, title, kind, fact, slug)
+        path = _free_name(directory, file_stem(layout, name, kind, slug) + ".md")
+        if layout is MemoryLayout.CURRENT:
+            name = path.removesuffix(".md")  # a file is named after its memory
+        memory = create_memory(
+            layout,
+            path,
+            name=name,
+            description=description,
+            type=kind,
+            body=body,
+            session_id=request.session_id,
+            day=day,
         )
         verb = "saved"
     hook = description if description != title else ""
@@ -252,9 +273,10 @@ def rank_for_forget(target: str, files: dict[str, MemoryFile]) -> list[tuple[str
 
 
 def _same_subject(directory: _Directory, kind: str, fact: str) -> str | None:
-    slugged = f"{kind}_{_slug(fact)}.md"
-    if slugged in directory.files and directory.files[slugged].memory_type == kind:
-        return slugged
+    slug = _slug(fact)
+    for slugged in (f"{kind}_{slug}.md", f"{kebab_name(slug.replace('_', '-'))}.md"):
+        if slugged in directory.files and directory.files[slugged].memory_type == kind:
+            return slugged
     terms = set(tokenize(fact))
     best: tuple[float, str] | None = None
     for path, memory in directory.files.items():
@@ -328,10 +350,11 @@ def _free_name(directory: _Directory, wanted: str) -> str:
     if not directory.taken(wanted):
         return wanted
     stem = wanted.removesuffix(".md")
+    joint = "_" if "_" in stem else "-"  # deploy_freeze_2.md, deploy-freeze-2.md
     number = 2
-    while directory.taken(f"{stem}_{number}.md"):
+    while directory.taken(f"{stem}{joint}{number}.md"):
         number += 1
-    return f"{stem}_{number}.md"
+    return f"{stem}{joint}{number}.md"
 
 
 def _title_of(directory: _Directory, path: str, memory: MemoryFile) -> str:

@@ -16,7 +16,8 @@ import anthropic
 from memsync.agent import AgentError, AgentResult, Sandbox, ToolSet, TurnReport, run_agent
 from memsync.extract.engine import ANTHROPIC, EngineOutcome, ExtractionFailed, ExtractionRequest
 from memsync.extract.prompts import EXTRACTION_SYSTEM_PROMPT, MAX_TURNS, extraction_prompt
-from memsync.memory import INDEX_FILENAME
+from memsync.memory import INDEX_FILENAME, MemoryDirectory
+from memsync.memory.layout import detect_layout
 from memsync.recall.manifest import format_manifest
 
 
@@ -49,6 +50,7 @@ class AnthropicEngine:
             memory_dir=str(tools.sandbox.root),
             session_id=request.session_id,
             today=today,
+            layout=detect_layout(MemoryDirectory.read(request.workdir).files.values()),
         )
         try:
             result = run_agent(

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from memsync.extract.transcript import ToolCall, TranscriptMessage
+from memsync.memory.layout import MemoryLayout, frontmatter_example
 
 MAX_TURNS = 5
 # A message's text beyond this is cut: a pasted log is not a memory, and a long
@@ -112,20 +113,14 @@ non-obvious, save only that part. Say in your summary what you declined and why.
 # How to save a memory
 
 Step 1 — write the memory to its own topic file at the top level of the memory \
-directory, named by type and subject (feedback_real_database_in_tests.md), starting \
-with frontmatter:
-
----
-name: <a short name>
-description: <one specific line; it decides later whether this memory is relevant>
-type: <user, feedback, project or reference>
----
-
-<the body; for feedback and project: the rule or fact, then **Why:** and **How to \
-apply:** lines>
+directory, named and laid out as the first message says (the way this directory's \
+files already are, which is how Claude Code writes them), starting with frontmatter \
+that has a name, a description (one specific line; it decides later whether this \
+memory is relevant) and a type (user, feedback, project or reference), then the body; \
+for feedback and project: the rule or fact, then **Why:** and **How to apply:** lines.
 
 Step 2 — add one line for it to MEMORY.md: `- [Title](file.md) — one-line hook`, \
-under about 150 characters. MEMORY.md is an index, never content, and has no \
+under about 200 characters. MEMORY.md is an index, never content, and has no \
 frontmatter; agents only see its first 200 lines.
 
 - Check the list of existing memories first, and update an existing file rather \
@@ -207,6 +202,7 @@ def extraction_prompt(
     memory_dir: str,
     session_id: str | None,
     today: datetime,
+    layout: MemoryLayout = MemoryLayout.CURRENT,
 ) -> str:
     """The first user message of an extraction run."""
     first, last = messages[0].index, messages[-1].index
@@ -220,6 +216,7 @@ def extraction_prompt(
         )
     return (
         f"Today is {today.date().isoformat()}. The memory directory is {memory_dir}.\n\n"
+        f"## How a new memory file is named and starts here\n\n{new_file_layout(layout)}\n"
         f"## Existing memories ({manifest_count})\n\n{listed}{more}\n\n"
         "Check this list before writing: update an existing file rather than creating "
         "a duplicate.\n\n"
@@ -230,6 +227,21 @@ def extraction_prompt(
         "writes in turn 2. Editing or overwriting an existing file needs a read of it "
         "first. If nothing here is worth remembering, change nothing and say so."
     )
+
+
+def new_file_layout(layout: MemoryLayout) -> str:
+    """How to name and open a new file, in the layout the directory uses."""
+    if layout is MemoryLayout.CLASSIC:
+        naming = (
+            "Name the file by type and subject (feedback_real_database_in_tests.md). It starts:"
+        )
+    else:
+        naming = (
+            "Give it a kebab-case name (real-database-in-tests) and name the file after it "
+            "(real-database-in-tests.md); link related memories in the body as [[name]]. "
+            "It starts:"
+        )
+    return f"{naming}\n\n{frontmatter_example(layout)}"
 
 
 def _minute(moment: datetime) -> str:

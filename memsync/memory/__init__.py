@@ -25,13 +25,18 @@ if TYPE_CHECKING:
     )
     from memsync.memory.index import (
         INDEX_FILENAME,
-        MAX_ENTRY_CHARS,
-        MAX_INDEX_BYTES,
-        MAX_INDEX_LINES,
         IndexEntry,
         MemoryIndex,
         format_entry,
         link_file,
+    )
+    from memsync.memory.limits import (
+        MAX_ENTRY_CHARS,
+        MAX_INDEX_LINES,
+        MAX_INDEX_UNITS,
+        index_fits,
+        size_label,
+        utf16_len,
     )
     from memsync.memory.paths import MAX_SANITIZED_LENGTH, djb2_hash, sanitize_path
     from memsync.memory.problems import Problem, ProblemCode, Severity
@@ -55,9 +60,12 @@ _SOURCES = {
     "freshness_header": "memsync.memory.freshness",
     "freshness_note": "memsync.memory.freshness",
     "INDEX_FILENAME": "memsync.memory.index",
-    "MAX_ENTRY_CHARS": "memsync.memory.index",
-    "MAX_INDEX_BYTES": "memsync.memory.index",
-    "MAX_INDEX_LINES": "memsync.memory.index",
+    "MAX_ENTRY_CHARS": "memsync.memory.limits",
+    "MAX_INDEX_LINES": "memsync.memory.limits",
+    "MAX_INDEX_UNITS": "memsync.memory.limits",
+    "index_fits": "memsync.memory.limits",
+    "size_label": "memsync.memory.limits",
+    "utf16_len": "memsync.memory.limits",
     "IndexEntry": "memsync.memory.index",
     "MemoryIndex": "memsync.memory.index",
     "format_entry": "memsync.memory.index",
@@ -92,8 +100,8 @@ __all__ = [
     "INDEX_FILENAME",
     "LOGS_DIRNAME",
     "MAX_ENTRY_CHARS",
-    "MAX_INDEX_BYTES",
     "MAX_INDEX_LINES",
+    "MAX_INDEX_UNITS",
     "MAX_SANITIZED_LENGTH",
     "MEMORY_TYPES",
     "REQUIRED_FIELDS",
@@ -116,10 +124,13 @@ __all__ = [
     "format_entry",
     "freshness_header",
     "freshness_note",
+    "index_fits",
     "is_log_path",
     "is_subindex_path",
     "is_topic_path",
     "link_file",
     "rewrite_relative_dates",
     "sanitize_path",
+    "size_label",
+    "utf16_len",
 ]

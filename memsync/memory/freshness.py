@@ -43,12 +43,12 @@ def freshness_note(days: int) -> str | None:
 
 
 def freshness_header(path: str, days: int) -> str:
-    """The line Claude Code puts above a recalled memory.
+    """The line Claude Code 2.1.332 puts above a recalled memory, word for word.
 
-    Fresh (today or yesterday): ``Memory (saved today): <path>:``. Older: the F4 note,
-    a blank line, then ``Memory: <path>:``; the note already says how old it is.
+    ``Memory: <path>:``; for a memory older than a day the F4 note comes first, then a
+    blank line (measured in ``tests/claude_code``).
     """
     note = freshness_note(days)
     if note is None:
-        return f"Memory (saved {age_label(days)}): {path}:"
+        return f"Memory: {path}:"
     return f"{note}\n\nMemory: {path}:"

@@ -7,9 +7,8 @@ it stands. A `MemoryIndex` is immutable: `with_entry` and `without_entry` return
 new index that differs from the old one only in the lines they touch.
 
 An agent sees the first 200 lines of the index, cut further at the last whole line
-within 25,000 bytes; `visible()` and `invisible_lines()` say what that leaves.
-Claude Code measures that budget in UTF-16 code units; we count UTF-8 bytes (SPEC F3),
-which is never fewer, so what we call visible an agent does see.
+within 25,000 UTF-16 code units, as Claude Code counts (see `memsync.memory.limits`);
+`visible()` and `invisible_lines()` say what that leaves.
 """
 
 from __future__ import annotations
@@ -20,12 +19,21 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from memsync.memory.decoding import BOM, decode_memory_bytes
+from memsync.memory.limits import MAX_ENTRY_CHARS, MAX_INDEX_LINES, MAX_INDEX_UNITS, utf16_len
 from memsync.memory.problems import Problem, ProblemCode, Severity
 
 INDEX_FILENAME = "MEMORY.md"
-MAX_INDEX_LINES = 200
-MAX_INDEX_BYTES = 25_000
-MAX_ENTRY_CHARS = 150
+__all__ = [
+    "INDEX_FILENAME",
+    "MAX_ENTRY_CHARS",
+    "MAX_INDEX_LINES",
+    "MAX_INDEX_UNITS",
+    "IndexEntry",
+    "MemoryIndex",
+    "format_entry",
+    "link_file",
+    "split_lines",
+]
 
 _ENTRY = re.compile(
     r"""
@@ -255,7 +263,13 @@ class MemoryIndex:
 
     @property
     def byte_count(self) -> int:
+        """Size on disk (UTF-8), for people; limits are in `unit_count`."""
         return _utf8_len(self.render())
+
+    @property
+    def unit_count(self) -> int:
+        """Size as Claude Code measures it against its limit: UTF-16 code units."""
+        return utf16_len(self.render())
 
     def __iter__(self) -> Iterator[IndexEntry]:
         return iter(self._entries)
@@ -288,19 +302,19 @@ class MemoryIndex:
         for number, (content, ending) in enumerate(self._lines, start=1):
             if number > MAX_INDEX_LINES:
                 return number - 1
-            end = offset + _utf8_len(content)
-            if end > MAX_INDEX_BYTES:
+            end = offset + utf16_len(content)
+            if end > MAX_INDEX_UNITS:
                 return number - 1
-            offset = end + _utf8_len(ending)
+            offset = end + len(ending)
         return len(self._lines)
 
     def visible(self) -> str:
         """What an agent actually loads: the first 200 lines, cut at the last whole
-        line within 25,000 bytes (a first line longer than that is cut mid-line)."""
+        line within 25,000 UTF-16 units (a first line longer than that is cut mid-line)."""
         count = self._visible_count()
         if count == 0 and self._lines:
-            head = self._lines[0][0].encode("utf-8", "surrogatepass")[:MAX_INDEX_BYTES]
-            return head.decode("utf-8", "ignore")
+            head = self._lines[0][0].encode("utf-16-le", "surrogatepass")[: MAX_INDEX_UNITS * 2]
+            return head.decode("utf-16-le", "ignore")
         return "".join(content + ending for content, ending in self._lines[:count])
 
     def invisible_lines(self) -> range:
@@ -349,27 +363,28 @@ class MemoryIndex:
                     f"{MAX_INDEX_LINES}, so lines {MAX_INDEX_LINES + 1}–{total} are never seen",
                 )
             )
-        size = self.byte_count
-        if size > MAX_INDEX_BYTES:
-            offset = _utf8_len(self._bom)
+        size = self.unit_count
+        if size > MAX_INDEX_UNITS:
+            offset = len(self._bom)
             crossing = total
             for number, (content, ending) in enumerate(self._lines, start=1):
-                if offset + _utf8_len(content) > MAX_INDEX_BYTES:
+                if offset + utf16_len(content) > MAX_INDEX_UNITS:
                     crossing = number
                     break
-                offset += _utf8_len(content) + _utf8_len(ending)
+                offset += utf16_len(content) + len(ending)
             found.append(
                 Problem.at(
                     ProblemCode.INDEX_TOO_LARGE,
                     path,
                     crossing,
-                    f"{INDEX_FILENAME} is {size:,} bytes, over the {MAX_INDEX_BYTES:,}-byte "
-                    "limit; an agent sees nothing from this line on",
+                    f"{INDEX_FILENAME} is {size:,} characters (UTF-16 units, as Claude Code "
+                    f"counts), over the {MAX_INDEX_UNITS:,} limit; an agent sees nothing "
+                    "from this line on",
                 )
             )
         first_line_for: dict[str, int] = {}
         for entry in self._entries:
-            length = len(entry.raw)
+            length = utf16_len(entry.raw)
             if length > MAX_ENTRY_CHARS:
                 found.append(
                     Problem.at(
@@ -377,7 +392,8 @@ class MemoryIndex:
                         path,
                         entry.line,
                         f"entry for {entry.target} is {length} characters, over "
-                        f"{MAX_ENTRY_CHARS}; keep the hook short and move detail into the file",
+                        f"{MAX_ENTRY_CHARS}, Claude Code's limit; "
+                        "keep the hook short and move detail into the file",
                         Severity.WARNING,
                     )
                 )

@@ -59,7 +59,7 @@ class RecalledMemory:
     description: str
     modified: datetime
     age_days: int
-    header: str  # freshness_header: "Memory (saved today): path:" or the F4 note
+    header: str  # freshness_header: "Memory: path:" or the F4 note
     content: str  # the file, cut to MAX_LINES lines and MAX_BYTES bytes
     truncated: bool
     score: float | None

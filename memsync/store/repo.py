@@ -121,11 +121,16 @@ class MemoryRepo:
         *,
         committer: Identity | None = None,
         driver_command: str | None = None,
+        exclude: Sequence[str] = (),
     ) -> MemoryRepo:
         """Make ``path`` (new, or an existing memory directory) a memsync repository.
 
         Idempotent: branch ``main``, ``MEMORY.md`` routed to the index merge driver,
         the consolidation lock ignored, and a first commit holding what was there.
+        ``exclude`` are top-level folders kept out of this repository (written to
+        ``.git/info/exclude`` before anything is committed, and untracked if an
+        earlier commit took them): a team clone inside a private memory directory
+        must never become a gitlink in it.
         """
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
@@ -133,6 +138,12 @@ class MemoryRepo:
         if not (path / ".git").exists():
             runner.run("init", "--quiet", "--initial-branch", MAIN)
         repo = cls(path, committer=committer)
+        for folder in exclude:
+            info = repo._common_dir / "info"
+            info.mkdir(exist_ok=True)
+            _ensure_line(info / "exclude", f"/{folder.strip('/')}/\n")
+            if repo.head() is not None:
+                repo.git.run("rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", folder)
         repo.git.run("config", f"merge.{MERGE_DRIVER_NAME}.name", "memsync MEMORY.md entry merge")
         repo.git.run(
             "config", f"merge.{MERGE_DRIVER_NAME}.driver", driver_command or merge_driver_command()
@@ -147,6 +158,7 @@ class MemoryRepo:
             repo.git.run("symbolic-ref", "HEAD", f"refs/heads/{MAIN}")
             repo.commit(CommitKind.MANUAL, "start memsync history", allow_empty=True)
         else:
+            # The whole index is committed: an untracked folder's removal goes too.
             repo.commit(CommitKind.MANUAL, "set up memsync", paths=[".gitattributes", ".gitignore"])
         return repo
 

@@ -113,14 +113,54 @@ def test_local_project_settings_win_over_user_settings(home, tmp_path):
     assert claude(home).memory_location(project).path == Path("/srv/local")
 
 
-def test_it_ignores_the_setting_in_shared_project_settings_and_says_so(home, tmp_path):
+def test_shared_project_settings_are_honoured_as_claude_code_honours_them(home, tmp_path):
+    # Claude Code 2.1.332 reads autoMemoryDirectory from .claude/settings.json in -p
+    # mode and in trusted folders (tests/claude_code/test_context.py runs it).
     project = repository(tmp_path / "app")
-    settings(project / ".claude" / "settings.json", {"autoMemoryDirectory": "~/.ssh"})
+    settings(project / ".claude" / "settings.json", {"autoMemoryDirectory": "/srv/shared"})
+    settings(home / ".claude" / "settings.json", {"autoMemoryDirectory": "/srv/user"})
 
     location = claude(home).memory_location(project)
 
-    assert location.path.name == "memory" and ".ssh" not in str(location.path)
-    assert any("settings.local.json" in note for note in location.notes)
+    assert location.path == Path("/srv/shared")
+    assert location.source == f"autoMemoryDirectory in {project / '.claude' / 'settings.json'}"
+
+
+def test_local_settings_win_over_shared_project_settings(home, tmp_path):
+    project = repository(tmp_path / "app")
+    settings(project / ".claude" / "settings.json", {"autoMemoryDirectory": "/srv/shared"})
+    settings(project / ".claude" / "settings.local.json", {"autoMemoryDirectory": "/srv/local"})
+
+    assert claude(home).memory_location(project).path == Path("/srv/local")
+
+
+def test_policy_then_the_settings_flag_win_over_project_settings(home, tmp_path):
+    project = repository(tmp_path / "app")
+    policy = tmp_path / "etc" / "managed-settings.json"
+    settings(project / ".claude" / "settings.local.json", {"autoMemoryDirectory": "/srv/local"})
+    flag = tmp_path / "flag.json"
+    settings(flag, {"autoMemoryDirectory": "/srv/flag"})
+    found = ClaudeCode({}, home, policy_file=policy)
+
+    assert found.memory_location(project, flag_settings=str(flag)).path == Path("/srv/flag")
+    inline = '{"autoMemoryDirectory": "/srv/inline"}'
+    assert found.memory_location(project, flag_settings=inline).path == Path("/srv/inline")
+    settings(policy, {"autoMemoryDirectory": "/srv/policy"})
+    assert found.memory_location(project, flag_settings=str(flag)).path == Path("/srv/policy")
+    settings(policy.parent / "managed-settings.d" / "10-memory.json",
+             {"autoMemoryDirectory": "/srv/drop-in"})  # fmt: skip
+    assert found.memory_location(project).path == Path("/srv/drop-in")
+
+
+def test_an_unusable_first_setting_means_the_default_not_the_next_source(home, tmp_path):
+    project = repository(tmp_path / "app")
+    settings(project / ".claude" / "settings.local.json", {"autoMemoryDirectory": "relative"})
+    settings(home / ".claude" / "settings.json", {"autoMemoryDirectory": "/srv/user"})
+
+    location = claude(home).memory_location(project)
+
+    assert location.path.parent.parent == home / ".claude" / "projects"
+    assert any("'relative'" in note for note in location.notes)
 
 
 @pytest.mark.parametrize("value", ["relative/dir", "~/", "~", "/", "~/.."])

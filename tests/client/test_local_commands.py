@@ -113,3 +113,50 @@ def test_it_merges_index_files_in_place_as_a_git_driver(tmp_path):
 
     assert result.returncode == 0
     assert ours.read_text() == "- [A](a.md) — a\n- [B](b.md) — b\n- [C](c.md) — c\n"
+
+
+def test_check_counts_size_as_claude_code_does_in_utf16_units(tmp_path):
+    # 180 entries in Chinese: 39,000-odd UTF-8 bytes, about 15,800 UTF-16 units. Claude
+    # Code loads them whole; check must not call lines past 25,000 bytes invisible.
+    directory = tmp_path / "memory"
+    directory.mkdir()
+    lines, files = [], {}
+    hook = "发布前必须通过全部集成测试并由值班同学确认" * 3
+    for n in range(180):
+        name = f"rule-{n:03}.md"
+        files[name] = f"---\nname: rule-{n:03}\ndescription: 规则 {n}\ntype: user\n---\n\n规则。\n"
+        lines.append(f"- [规则{n:03}]({name}) — {hook}")
+    for name, text in files.items():
+        (directory / name).write_text(text)
+    (directory / "MEMORY.md").write_text("\n".join(lines) + "\n")
+    assert (directory / "MEMORY.md").stat().st_size > 25_000
+
+    result = memsync("check", directory, "--json")
+
+    assert result.returncode == 0, result.stdout
+    assert json.loads(result.stdout)["problems"] == []
+
+
+def test_init_drops_a_team_clone_an_earlier_commit_recorded_as_a_gitlink(tmp_path):
+    directory = tmp_path / "memory"
+    team = directory / "team"
+    team.mkdir(parents=True)
+    (directory / "user_role.md").write_text("---\nname: r\ndescription: d\ntype: user\n---\nx\n")
+    identity = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for where, args in (
+        (team, ["init", "-q"]),
+        (team, ["commit", "-q", "--allow-empty", "-m", "team"]),
+        (directory, ["init", "-q", "-b", "main"]),
+        (directory, ["add", "-A"]),
+        (directory, ["commit", "-q", "-m", "before memsync"]),
+    ):
+        subprocess.run(["git", *identity, *args], cwd=where, check=True, capture_output=True)
+    tree = ["git", "ls-tree", "-r", "HEAD"]
+    assert "160000" in subprocess.run(tree, cwd=directory, capture_output=True, text=True).stdout
+
+    result = memsync("init", directory)
+
+    assert result.returncode == 0, result.stderr
+    listed = subprocess.run(tree, cwd=directory, capture_output=True, text=True).stdout
+    assert "160000" not in listed and "team" not in listed and "user_role.md" in listed
+    assert (team / ".git").is_dir()

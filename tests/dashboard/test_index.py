@@ -108,6 +108,18 @@ def test_it_marks_lines_past_25000_bytes_as_invisible_to_the_agent(world):
     assert 'class="line entry invisible"' in page
 
 
+def test_it_counts_the_index_size_in_utf16_units_as_claude_code_does(world):
+    hook = "发布前必须通过全部集成测试并由值班同学确认" * 3
+    lines = "".join(entry(f"规则 {n}", f"rule{n}.md", hook) for n in range(1, 181))
+    assert len(lines.encode()) > 25_000
+    commit_memories(world.repo(), {"MEMORY.md": lines.encode()})
+
+    page = world.client("carol").get(index_url(world)).content.decode()
+
+    assert "index-too-large" not in page and "The agent stops reading here" not in page
+    assert "/ 25,000 characters" in page
+
+
 def test_it_filters_entries_by_type(world, memories):
     page = world.client("carol").get(index_url(world, type="feedback")).content.decode()
 

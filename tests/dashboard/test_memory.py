@@ -186,3 +186,21 @@ def test_it_answers_404_for_a_memory_that_is_not_on_main(world):
     assert client.get(memory_url("nope.md")).status_code == 404
     assert client.get(memory_url("../../etc/passwd")).status_code == 404
     assert client.get(memory_url(".git/config")).status_code == 404
+
+
+def test_wiki_links_between_memories_link_to_their_pages(world):
+    body = (
+        "Freeze deploys on Fridays; see [[release-train]] and [[Release Train|the train]], "
+        "not [[no-such-memory]].\n"
+    )
+    commit_memories(world.repo(), {
+        "deploy-freeze.md": topic("deploy-freeze", "No Friday deploys", body=body),
+        "release-train.md": topic("release-train", "Releases go out on Tuesdays"),
+    })  # fmt: skip
+
+    page = world.client("carol").get(memory_url("deploy-freeze.md")).content.decode()
+
+    target = memory_url("release-train.md")
+    assert f'<a href="{target}" rel="noopener noreferrer nofollow">release-train</a>' in page
+    assert f'<a href="{target}" rel="noopener noreferrer nofollow">the train</a>' in page
+    assert "[[no-such-memory]]" in page

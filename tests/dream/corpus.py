@@ -13,7 +13,7 @@ what was planted, so a test can check each fix on disk:
   text each must become, computed here by hand from the file's last change
   (`relative_dates`);
 - index entries linking files that do not exist (`dead_targets`), topic files no
-  entry links (`orphans`), entries over 150 characters whose hook carries a detail
+  entry links (`orphans`), entries over 200 characters whose hook carries a detail
   the file does not (`long_entries`);
 - with ``memories`` of 300 or more, an index far over 200 lines;
 - memories last changed long ago (`stale`).
@@ -500,7 +500,8 @@ def build_corpus(
         person, channel = rng.choice(_PEOPLE), rng.choice(_CHANNELS)
         detail = f"escalate to {person} {subject}-oncall in {channel}-{subject.lower()} twice"
         hook = (
-            f"{description}; {detail}, and keep the incident doc for the quarterly {subject} review"
+            f"{description}; {detail}, and keep the incident doc for the quarterly {subject} "
+            f"review with the on-call rotation notes and the dashboards the {subject} team watches"
         )
         writer.write(
             path,

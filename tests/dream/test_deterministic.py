@@ -12,7 +12,7 @@ import pytest
 from memsync.dream.dedupe import Candidate, find_duplicates
 from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamCancelled, DreamContext, EngineResult, Scope
-from memsync.memory import MemoryFile, MemoryIndex
+from memsync.memory import MAX_ENTRY_CHARS, MemoryFile, MemoryIndex
 from tests.dream.corpus import NOW, Corpus, RecordingProgress, build_corpus
 from tests.dream.tuning import write_corpus
 
@@ -253,7 +253,7 @@ def test_it_shortens_long_entries_and_keeps_what_was_cut_in_the_file(corpus: Cor
     dream(corpus)
     assert corpus.long_entries
     for _target, line in entries(corpus.root):
-        assert len(line) <= 150, line
+        assert len(line) <= MAX_ENTRY_CHARS, line
     for path, detail in corpus.long_details.items():
         assert detail in (corpus.root / path).read_text(encoding="utf-8")
 

@@ -12,7 +12,7 @@ import pytest
 from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamContext, EngineResult, Scope
 from memsync.dream.visibility import utf16_units, visible_entries
-from memsync.memory import MemoryDirectory, MemoryIndex, ProblemCode
+from memsync.memory import MAX_ENTRY_CHARS, MemoryDirectory, MemoryIndex, ProblemCode
 from tests.dream.corpus import NOW, Corpus, RecordingProgress, build_corpus
 
 LIMIT_PROBLEMS = {ProblemCode.INDEX_TOO_MANY_LINES, ProblemCode.INDEX_TOO_LARGE}
@@ -71,7 +71,7 @@ def test_an_overlong_index_ends_within_limits_with_every_memory_one_link_away(
     for path in subindexes:
         assert within_limits(path), path
         for entry in MemoryIndex.parse(path.read_text(encoding="utf-8")).entries:
-            assert len(entry.raw) <= 150
+            assert len(entry.raw) <= MAX_ENTRY_CHARS
             assert entry.target.startswith("../")
     assert "into a sub-index" in result.summary
     # As full as the limits allow: no moved entry would still fit.

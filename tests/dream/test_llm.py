@@ -231,7 +231,7 @@ def test_the_system_prompt_carries_the_four_phases_and_is_cached(
         "when unsure, leave it",
         "Never copy or move a personal memory into team/",
         "Never create or edit CLAUDE.md",
-        "200 lines and 25,000 bytes",
+        "200 lines and 25,000 characters",
         "**Why:**",
         "**How to apply:**",
         "Never read a whole transcript",

@@ -60,7 +60,7 @@ def test_the_next_run_starts_where_the_last_one_stopped(tmp_path):
 
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith(f"{log.session_id}: saved 1 memory (commit ")
-    assert "  saved feedback_run_linter_before_commit.md" in done.stdout
+    assert "  saved run-linter-before-commit.md" in done.stdout
     assert len([c for c in repo.log() if c.kind == "extract"]) == 2
 
 

@@ -3,6 +3,7 @@ against a real memory repository and the real transcript reader."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -33,9 +34,15 @@ def test_it_saves_a_rule_from_now_on_as_feedback_with_why_and_how(tmp_path):
 
     result = extract(repo, log, tmp_path)
 
-    assert result.status == SAVED and result.saved == ["feedback_pnpm_instead_npm.md"]
-    memory = memories(repo).files["feedback_pnpm_instead_npm.md"]
-    assert memory.type == "feedback"
+    # Claude Code 2.1.332's layout: kebab-case name, the file named after it, metadata
+    # nested with node_type, the session and the day.
+    assert result.status == SAVED and result.saved == ["pnpm-instead-npm.md"]
+    memory = memories(repo).files["pnpm-instead-npm.md"]
+    assert memory.type == "feedback" and memory.has_nested_type
+    assert memory.name == "pnpm-instead-npm"
+    assert list(memory.metadata) == ["name", "description", "metadata"]
+    assert memory.metadata["metadata"]["node_type"] == "memory"
+    assert str(memory.metadata["metadata"]["modified"]) == "2025-09-04"
     assert memory.description == "Use pnpm instead of npm"
     assert memory.body.splitlines() == [
         "Use pnpm instead of npm.",
@@ -43,10 +50,26 @@ def test_it_saves_a_rule_from_now_on_as_feedback_with_why_and_how(tmp_path):
         "**Why:** The lockfile is pnpm-lock.yaml.",
         "**How to apply:** In every session on this project, without waiting to be reminded.",
     ]
-    assert memory.metadata["originSessionId"] == log.session_id
+    assert memory.metadata["metadata"]["originSessionId"] == log.session_id
     index = memories(repo).index
-    assert [entry.file for entry in index.entries] == ["feedback_pnpm_instead_npm.md"]
+    assert [entry.file for entry in index.entries] == ["pnpm-instead-npm.md"]
     assert memories(repo).problems == []
+
+
+def test_in_a_directory_of_classic_files_it_writes_a_classic_file(tmp_path):
+    classic = (
+        b"---\nname: Release train\ndescription: Releases go out on Tuesdays\n"
+        b"type: project\n---\n\nReleases go out on Tuesdays.\n"
+    )
+    repo = memory_repo(tmp_path / "memory", {"project_release_train.md": classic})
+    log = SessionLog().turn("From now on, use pnpm instead of npm.")
+
+    result = extract(repo, log, tmp_path)
+
+    assert result.saved == ["feedback_pnpm_instead_npm.md"]
+    memory = memories(repo).files["feedback_pnpm_instead_npm.md"]
+    assert memory.metadata["type"] == "feedback" and not memory.has_nested_type
+    assert memory.metadata["originSessionId"] == log.session_id
 
 
 @pytest.mark.parametrize(
@@ -69,8 +92,10 @@ def test_it_chooses_the_type_that_fits_the_request(tmp_path, said, kind):
 
     result = extract(repo, SessionLog().turn(said), tmp_path)
 
-    assert len(result.saved) == 1 and result.saved[0].startswith(f"{kind}_")
-    assert memories(repo).files[result.saved[0]].type == kind
+    assert len(result.saved) == 1
+    memory = memories(repo).files[result.saved[0]]
+    assert memory.type == kind
+    assert result.saved[0] == f"{memory.name}.md" and re.fullmatch(r"[a-z0-9-]+", memory.name)
 
 
 def test_it_remembers_in_chinese(tmp_path):
@@ -263,9 +288,9 @@ def test_it_updates_a_memory_on_the_same_subject_instead_of_adding_one(tmp_path)
 
     result = extract(repo, later, tmp_path)
 
-    assert result.saved == ["feedback_pnpm_instead_npm.md"]
-    assert list(memories(repo).files) == ["feedback_pnpm_instead_npm.md"]
-    memory = memories(repo).files["feedback_pnpm_instead_npm.md"]
+    assert result.saved == ["pnpm-instead-npm.md"]
+    assert list(memories(repo).files) == ["pnpm-instead-npm.md"]
+    memory = memories(repo).files["pnpm-instead-npm.md"]
     assert memory.description == "Use pnpm instead of npm, version 9 or later"
     assert len(memories(repo).index.entries) == 1
 

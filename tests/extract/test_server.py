@@ -82,12 +82,12 @@ def test_an_upload_lands_on_the_extraction_branch_and_is_merged_into_main(world:
     assert extraction.subject == summary and extraction.author_name == "bob"
     assert repo.rev_parse("members/bob") is None  # bob's own branch is his alone
     assert extraction.trailer("Memsync-Session") == log.session_id
-    main = repo.read("main", "project_mobile_team_owns_release.md")
+    main = repo.read("main", "mobile-team-owns-release.md")
     assert main is not None and b"The mobile team owns the release calendar." in main
     [extract_run] = runs(acme, RunKind.EXTRACT)
     [merge_run] = runs(acme, RunKind.MERGE)
     assert extract_run.status == RunStatus.SUCCEEDED and extract_run.summary == summary
-    assert extract_run.detail["saved"] == ["project_mobile_team_owns_release.md"]
+    assert extract_run.detail["saved"] == ["mobile-team-owns-release.md"]
     assert merge_run.status == RunStatus.MERGED
     assert merge_run.summary == "merged extractions/bob into main"
     record.refresh_from_db()
@@ -108,7 +108,7 @@ def test_the_next_upload_of_a_session_analyses_only_its_new_messages(world: Worl
     assert summary == f"extract: {log.session_id} — saved 1 memory"
     latest = runs(acme, RunKind.EXTRACT)[-1]
     assert latest.detail["messages"] == [2, 5]
-    assert world.repo().read("main", "feedback_run_linter_before_commit.md") is not None
+    assert world.repo().read("main", "run-linter-before-commit.md") is not None
 
 
 def test_it_never_moves_the_members_own_branch(world: World, eager):
@@ -125,7 +125,7 @@ def test_it_never_moves_the_members_own_branch(world: World, eager):
     # bob's next push builds on his own tip, which the server left where it was.
     assert repo.rev_parse("members/bob") == pushed
     assert repo.read("extractions/bob", "notes.md") is None
-    assert repo.read("main", "project_staging_resets_nightly.md") is not None
+    assert repo.read("main", "staging-resets-nightly.md") is not None
 
 
 def test_a_secret_in_what_would_be_saved_is_refused_and_nothing_is_stored(world: World, eager):
@@ -195,7 +195,7 @@ def test_the_sessions_api_queues_an_extraction_for_an_uploaded_transcript(
 
     assert response.status_code == 201, response.content
     assert [run.status for run in runs(acme, RunKind.EXTRACT)] == [RunStatus.SUCCEEDED]
-    assert world.repo().read("main", "project_mobile_team_owns_release.md") is not None
+    assert world.repo().read("main", "mobile-team-owns-release.md") is not None
 
 
 def test_only_a_stored_transcript_queues_an_extraction(
@@ -230,8 +230,8 @@ def test_a_worker_extracts_an_upload_end_to_end(celery_worker):
     repo = MemoryRepo(project.repo_dir)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        if repo.read("main", "project_mobile_team_owns_release.md") is not None:
+        if repo.read("main", "mobile-team-owns-release.md") is not None:
             break
         time.sleep(0.5)
-    assert repo.read("main", "project_mobile_team_owns_release.md") is not None, celery_worker.log()
+    assert repo.read("main", "mobile-team-owns-release.md") is not None, celery_worker.log()
     assert Run.objects.get(project=project, kind=RunKind.EXTRACT).status == RunStatus.SUCCEEDED

@@ -65,9 +65,9 @@ def test_older_memories_carry_the_exact_f4_note() -> None:
     assert month_old.startswith("This memory is 31 days old. Memories are point-in-time")
 
 
-def test_the_recall_header_says_when_a_fresh_memory_was_saved() -> None:
-    assert freshness_header("user_role.md", 0) == "Memory (saved today): user_role.md:"
-    assert freshness_header("user_role.md", 1) == "Memory (saved yesterday): user_role.md:"
+def test_the_recall_header_of_a_fresh_memory_is_claude_codes_own() -> None:
+    assert freshness_header("user_role.md", 0) == "Memory: user_role.md:"
+    assert freshness_header("user_role.md", 1) == "Memory: user_role.md:"
 
 
 def test_the_recall_header_of_an_older_memory_leads_with_the_note() -> None:

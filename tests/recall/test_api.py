@@ -47,7 +47,7 @@ def test_a_viewer_gets_the_relevant_memories_with_their_freshness(acme):
     assert data["engine"] == "ranking" and data["total"] == 2
     [first, *_] = data["memories"]
     assert first["path"] == "feedback_real_db.md" and first["type"] == "feedback"
-    assert first["header"] == "Memory (saved today): feedback_real_db.md:"
+    assert first["header"] == "Memory: feedback_real_db.md:"
     assert first["content"].startswith("---\nname: Real database\n")
     assert data["context"].startswith("Memories from memsync")
 

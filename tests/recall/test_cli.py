@@ -92,8 +92,8 @@ def test_the_hook_prints_claude_codes_additional_context(tmp_path):
     assert output["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
     context = output["hookSpecificOutput"]["additionalContext"]
     real_db = memory.resolve() / "feedback_real_db.md"
-    assert f"Memory (saved today): {real_db}:" in context
-    assert f"Memory (saved today): {memory.resolve() / 'team' / 'reference_ingest.md'}:" in context
+    assert f"Memory: {real_db}:" in context
+    assert f"Memory: {memory.resolve() / 'team' / 'reference_ingest.md'}:" in context
     assert "project_freeze.md" not in context
 
 
@@ -178,7 +178,7 @@ def test_recall_prints_the_memories_for_a_query(tmp_path):
     nothing = memsync("recall", memory, "kubernetes helm chart", home=home)
 
     assert as_text.returncode == 0
-    assert "Memory (saved today): team/reference_ingest.md:" in as_text.stdout
+    assert "Memory: team/reference_ingest.md:" in as_text.stdout
     data = json.loads(as_json.stdout)
     assert data["engine"] == "ranking" and data["memories"][0]["path"] == "team/reference_ingest.md"
     assert nothing.stdout.strip() == "no relevant memories"

@@ -105,8 +105,8 @@ def test_each_result_carries_its_freshness_header():
     result = ranked("real postgres database tests, freeze, linear pipeline bugs")
 
     headers = {m.path: m.header for m in result.memories}
-    assert headers["feedback_real_db.md"] == "Memory (saved today): feedback_real_db.md:"
-    assert headers["project_freeze.md"] == "Memory (saved yesterday): project_freeze.md:"
+    assert headers["feedback_real_db.md"] == "Memory: feedback_real_db.md:"
+    assert headers["project_freeze.md"] == "Memory: project_freeze.md:"
     assert headers["reference_ingest.md"] == (
         FRESHNESS_NOTE.format(days=9) + "\n\nMemory: reference_ingest.md:"
     )
@@ -125,7 +125,7 @@ def test_a_truncated_result_says_where_the_rest_is():
     [found] = result.memories
     assert found.truncated and found.content.count("\n") <= 202
     assert "read /home/dev/memory/runbook.md for the rest" in found.content
-    assert found.header == "Memory (saved today): /home/dev/memory/runbook.md:"
+    assert found.header == "Memory: /home/dev/memory/runbook.md:"
 
 
 def test_without_a_model_the_ranking_answers_without_what_was_surfaced():

@@ -72,13 +72,20 @@ def _open_repo(directory: Path) -> Any:
 
 
 def run_init(args: argparse.Namespace) -> int:
+    from memsync.memory import TEAM_DIRNAME
     from memsync.store import MemoryRepo
 
     directory: Path = args.directory
     if directory.exists() and not directory.is_dir():
         raise CommandError(f"{directory} exists and is not a directory")
-    repo = MemoryRepo.init(directory)
+    # A linked team clone lives in team/ with a history of its own: keep it out of the
+    # private repository (else Git records it as a gitlink).
+    team = directory / TEAM_DIRNAME
+    linked = (team / ".git").exists()
+    repo = MemoryRepo.init(directory, exclude=[TEAM_DIRNAME] if linked else [])
     print(f"memsync repository ready at {repo.path} (branch main, {len(repo.files())} files)")
+    if linked:
+        print(f"  {team} is a team clone: kept out of this repository (.git/info/exclude)")
     return 0
 
 

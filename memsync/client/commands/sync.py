@@ -76,6 +76,12 @@ def _location_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--memory-dir", type=Path, help="the Claude Code memory directory (default: found)"
     )
+    parser.add_argument(
+        "--settings",
+        dest="claude_settings",
+        help="what you pass to `claude --settings` (a file or JSON), if it sets "
+        "autoMemoryDirectory",
+    )
 
 
 def _quiet_argument(parser: argparse.ArgumentParser) -> None:
@@ -122,7 +128,8 @@ def _memory_location(args: argparse.Namespace) -> Any:
 
     if args.memory_dir is not None:
         return MemoryLocation(args.memory_dir.absolute(), "--memory-dir")
-    return _claude().memory_location(_cwd(args))
+    flag = getattr(args, "claude_settings", None)
+    return _claude().memory_location(_cwd(args), flag_settings=flag)
 
 
 def _open_clone(args: argparse.Namespace) -> Any:
@@ -258,6 +265,7 @@ def run_link(args: argparse.Namespace) -> int:
     for note in location.notes:
         print(f"note: {note}", file=sys.stderr)
     team_dir = location.team_dir
+    _refuse_claude_code_team_sync(team_dir)
     link = Link(credential.server, args.slug, credential.user)
     if (team_dir / ".git").exists():
         try:
@@ -274,6 +282,7 @@ def run_link(args: argparse.Namespace) -> int:
             )
         configure(team_dir, link)
         print(f"{team_dir} is already linked to {args.slug}; settings refreshed")
+        _refresh_team_block(args, existing)
         return 0
     if team_dir.exists() and (not team_dir.is_dir() or any(team_dir.iterdir())):
         raise CommandError(
@@ -292,7 +301,39 @@ def run_link(args: argparse.Namespace) -> int:
         f"  on branch {link.branch}, tracking the team's main; {files} files; "
         f"your role: {status.get('role', '?')}"
     )
+    _refresh_team_block(args, clone)
     return 0
+
+
+def _refuse_claude_code_team_sync(team_dir: Path) -> None:
+    """Claude Code has a team memory sync of its own that writes into the same
+    ``team/`` folder (its manifest is ``team/.memory-sync``); two syncs in one folder
+    would overwrite each other's files."""
+    from memsync.client.claude import CLAUDE_CODE_TEAM_MANIFEST
+
+    if (team_dir / CLAUDE_CODE_TEAM_MANIFEST).exists():
+        raise CommandError(
+            f"{team_dir} is synced by Claude Code's own team memory (it holds "
+            f"{CLAUDE_CODE_TEAM_MANIFEST}); memsync will not link over it. Turn Claude Code's "
+            "team memory off for this project (CLAUDE_MEMORY_STORES), move the folder away, "
+            "then run memsync link again"
+        )
+
+
+def _refresh_team_block(args: argparse.Namespace, clone: Any) -> None:
+    """Team memories into the private MEMORY.md, the one file Claude Code loads."""
+    from memsync.client.team_index import refresh_team_block
+
+    try:
+        update = refresh_team_block(clone.path.parent, clone.path)
+    except OSError as error:
+        # The team memory itself is fine; only the index could not be written.
+        print(f"memsync: team block not written: {error}", file=sys.stderr)
+        return
+    more = f", {update.hidden} more left to recall" if update.hidden else ""
+    _say(args, f"  {update.index}: {update.shown} team memories in context{more}")
+    for line in update.moved_out:
+        _say(args, f"  kept your line from the team block, now above it: {line}")
 
 
 # --- pull --------------------------------------------------------------------------------
@@ -314,6 +355,7 @@ def _pull(args: argparse.Namespace) -> int:
         return _report_conflict(args, clone, conflict)
     if result.committed_local:
         _say(args, "committed your local changes first (kind sync)")
+    _refresh_team_block(args, clone)
     if not result.changed:
         _say(args, f"{clone.link.slug}: already up to date with the team's main")
         return 0
