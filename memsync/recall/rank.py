@@ -47,7 +47,7 @@ BODY_WEIGHT = 1.0
 # A query word no memory has counts this much of its idf in the coverage: it may be
 # what makes a question unanswerable ("kafka" where no memory mentions it), or only
 # another way of saying what a memory says ("downtime" for an SLO).
-UNKNOWN_CREDIT = 0.5
+UNKNOWN_CREDIT = 0.7
 
 # How much an alternative of a query word counts against the word itself: a defined or
 # implied abbreviation is nearly as good; a prefix is a guess.
@@ -337,7 +337,7 @@ class RecallIndex:
                 # A word is one unit of the question however many parts it has (a CJK
                 # run becomes many bigrams): its parts share its weight and credit.
                 share = 1 / len(terms)
-                credit = _idf(count, known.get(term, 0)) * share
+                credit = _credit(count, known.get(term, 0)) * share
                 credits.append(credit if term in known else credit * UNKNOWN_CREDIT)
                 alternatives.append(_Alternative(term, group, share, 1.0))
                 for other, factor in self._expansions(term, term in known):
@@ -496,6 +496,14 @@ def _analysed(
 
 def _idf(count: int, frequency: int) -> float:
     return math.log(1 + (count - frequency + 0.5) / (frequency + 0.5))
+
+
+def _credit(count: int, frequency: int) -> float:
+    # A word's share of the question, for the coverage. Smoothed so that it never falls
+    # to nothing: BM25's idf of a word every memory has is ~0, so in a folder where all
+    # memories are about checkout refunds, "how do checkout refunds work" would be all
+    # "work" and answer nothing.
+    return math.log((count + 1) / (frequency + 1)) + 1
 
 
 def _name_text(document: RecallDocument) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memsync.recall.rank import RecallIndex
+from memsync.recall.rank import RecallDocument, RecallIndex
 from memsync.recall.recall import recall
 from tests.recall.evaluation import measure
 from tests.recall.tuning import NOW, build
@@ -41,3 +41,24 @@ def test_identifiers_meet_in_every_spelling() -> None:
         ("k8s", "project_k8s_migration.md"),
     ]:
         assert index.search(query, 1)[0].document.path == expected, query
+
+
+def test_a_folder_all_about_one_subject_still_answers_a_question_about_it() -> None:
+    # Every memory says "checkout refunds": BM25's idf of both words is ~0, and the
+    # coverage floor once left only "work" in the question and showed nothing.
+    documents = [
+        RecallDocument(
+            f"refunds_{n}.md", f"refunds {n}", "checkout refunds",
+            f"Checkout refunds rule {n}: refunds go through the ledger.", "project", NOW,
+        )
+        for n in range(12)
+    ]  # fmt: skip
+
+    shown = recall(
+        RecallIndex(documents), "how do checkout refunds work?", read=lambda _: b"", now=NOW
+    )
+    unrelated = recall(
+        RecallIndex(documents), "rotate the kafka certificates", read=lambda _: b"", now=NOW
+    )
+
+    assert shown.memories and unrelated.memories == []
