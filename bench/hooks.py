@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memsync.client.team import Link, TeamClone
 from memsync.memory import sanitize_path
+from tests.client.local_origin import bare_origin
 
 MEMSYNC = [sys.executable, "-m", "memsync.client.cli"]
 SERVICES = ["checkout", "billing", "search", "ledger", "mobile", "ingest", "auth", "reports"]
@@ -73,14 +74,7 @@ def write_memories(memory: Path, count: int) -> None:
 
 
 def linked_clone(root: Path, team_dir: Path) -> None:
-    origin, seed = root / "origin.git", root / "seed"
-    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
-    subprocess.run(["git", "init", "-q", "-b", "main", str(seed)], check=True)
-    (seed / "MEMORY.md").write_text("- [Freeze](freeze.md) — no deploys on Fridays\n")
-    git = ["git", "-C", str(seed), "-c", "user.name=a", "-c", "user.email=a@example.com"]
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "seed"], check=True)
-    subprocess.run([*git, "push", "-q", str(origin), "main"], check=True)
+    origin = bare_origin(root)
     TeamClone.create(team_dir, str(origin), Link("http://127.0.0.1:9", "bench", "bob"))
 
 

@@ -149,20 +149,8 @@ def remove_hooks(settings: dict[str, Any]) -> list[str]:
     removed = []
     for event in list(hooks):
         groups = _groups(hooks, event, create=False)
-        kept_groups = []
-        touched = False
-        for group in groups:
-            if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
-                kept_groups.append(group)
-                continue
-            kept = [hook for hook in group["hooks"] if not is_ours(hook)]
-            if len(kept) == len(group["hooks"]):
-                kept_groups.append(group)
-                continue
-            touched = True
-            if kept:
-                kept_groups.append({**group, "hooks": kept})
-        if not touched:
+        kept_groups = _without_ours(groups)
+        if kept_groups == groups:
             continue
         removed.append(event)
         if kept_groups:

@@ -19,6 +19,7 @@ from memsync.client.config import ClientConfig, Credential, config_path
 from memsync.client.hookrun import LOG_NAME, state_dir
 from memsync.client.team import Link, TeamClone
 from tests.claude_code.harness import ClaudeCode, ClaudeRun
+from tests.client.local_origin import bare_origin
 
 MEMSYNC = [sys.executable, "-m", "memsync.client.cli"]
 TOPIC = "---\nname: {name}\ndescription: {description}\ntype: project\n---\n\n{body}\n"
@@ -70,15 +71,7 @@ def memsync(claude_code: ClaudeCode, *args: str | Path, cwd: Path) -> str:
 def link_locally(claude_code: ClaudeCode, project: Path, server: str, tmp_path: Path) -> Path:
     """A linked team clone of a bare repository on disk, as bob, logged in to `server`
     (the clone's origin stays the bare repository until a test points it elsewhere)."""
-    origin = tmp_path / "origin.git"
-    seed = tmp_path / "seed"
-    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
-    subprocess.run(["git", "init", "-q", "-b", "main", str(seed)], check=True)
-    (seed / "MEMORY.md").write_text("- [Freeze](freeze.md) — no deploys on Fridays\n")
-    git = ["git", "-C", str(seed), "-c", "user.name=alice", "-c", "user.email=a@example.com"]
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "seed"], check=True)
-    subprocess.run([*git, "push", "-q", str(origin), "main"], check=True)
+    origin = bare_origin(tmp_path)
     team_dir = claude_code.memory_dir(project) / "team"
     TeamClone.create(team_dir, str(origin), Link(server, "shop", "bob"))
     for key, value in (("user.name", "bob"), ("user.email", "bob@example.com")):
