@@ -450,7 +450,7 @@ def test_a_members_push_after_a_server_extraction_is_accepted(
     while time.monotonic() < deadline and not extractions.filter(finished_at__isnull=False):
         time.sleep(0.3)
     wait_for_merges(team)
-    extracted = "project_mobile_team_owns_release.md"
+    extracted = "mobile-team-owns-release.md"
     bob.write({"oncall.md": topic("oncall", "The pager rotates weekly")})
     pushed = bob.memsync("push")
     wait_for_merges(team)

@@ -33,7 +33,7 @@ from tests.extract.sessions import SessionLog
 from tests.extract.test_server import allow_uploads, eager, runs, upload  # noqa: F401
 
 VICTIM_TEXT = "# the member's shell rc\nexport PATH=$HOME/bin:$PATH\n"
-WANTED = "project_mobile_team_owns_release.md"  # what the statement below is saved as
+WANTED = "mobile-team-owns-release.md"  # the statement below, saved in Claude Code 2.1 layout
 STATEMENT = "Remember that the mobile team owns the release calendar."
 
 
@@ -151,7 +151,7 @@ def test_a_dangling_link_is_not_taken_for_a_free_name(
 
     (run,) = runs(acme, RunKind.EXTRACT)
     assert run.status == RunStatus.SUCCEEDED, run.error
-    saved = WANTED.removesuffix(".md") + "_2.md"
+    saved = WANTED.removesuffix(".md") + "-2.md"
     assert run.detail["saved"] == [saved]
     repo = dangling.repo()
     assert b"mobile team owns the release calendar" in (repo.read("main", saved) or b"")
