@@ -70,7 +70,8 @@ def test_pull_regenerates_the_block_and_keeps_what_the_agent_wrote(
     team: Team, developers: dict[str, Developer]
 ):
     bob = developers["bob"]
-    commit_on_main(team, {"first.md": topic("first", "The first team rule")})
+    # A day apart: the block lists newest first, and commits in one second would tie.
+    commit_on_main(team, {"first.md": topic("first", "The first team rule")}, days_ago=1)
     bob.link(team.slug)
     index = bob.team_dir.parent / "MEMORY.md"
     # Claude Code appends a private entry at the end, and the agent adds one inside.
