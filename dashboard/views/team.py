@@ -26,7 +26,6 @@ from ..access import ProjectAccess, project_for
 from ..forms import ResolveForm
 from ..models import ConflictItem, ConflictStatus, Role
 from ..sync import resolve_conflict
-from .history import commits_with_trailer
 from .snapshot import open_repo, repo_or_404
 
 MEMBER_PREFIX = "members/"
@@ -54,7 +53,7 @@ def last_merges(repo: MemoryRepo) -> dict[str, CommitInfo]:
     if isinstance(found, dict):
         return found
     merges: dict[str, CommitInfo] = {}
-    for commit in commits_with_trailer(repo, MEMBER_TRAILER, first_parent=True):
+    for commit in repo.commits_with_trailers(MEMBER_TRAILER, first_parent=True):
         member = commit.trailer(MEMBER_TRAILER)
         if commit.is_merge and member and member not in merges:
             merges[member] = commit

@@ -13,6 +13,7 @@ from .repo import (
     MemoryRepo,
     MergeResult,
     StoreError,
+    TagInfo,
 )
 
 __all__ = [
@@ -34,4 +35,5 @@ __all__ = [
     "MemoryRepo",
     "MergeResult",
     "StoreError",
+    "TagInfo",
 ]

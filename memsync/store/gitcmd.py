@@ -1,10 +1,10 @@
-"""Running the ``git`` binary through GitPython's command wrapper.
+"""The one way memsync runs the ``git`` binary: :class:`GitRunner`.
 
-Every call goes through :class:`GitRunner`, which fixes the locale (output is parsed),
-never prompts, and turns failures into :class:`GitError` carrying git's own message.
-GitPython's ``Git`` wrapper costs a fraction of a millisecond over a bare subprocess;
-its object-level index is avoided on purpose (see docs/git-notes.md#concurrency: it moves
-HEAD without compare-and-swap and loses concurrent commits).
+Every call fixes the locale (output is parsed), never prompts, and turns failures into
+:class:`GitError` carrying git's own message. It is a bare ``subprocess``: GitPython's
+command wrapper added nothing memsync used, and its import alone cost more than a push
+hook's whole inspection (see docs/git-notes.md#speed); its object-level index was never
+an option (docs/git-notes.md#concurrency: it moves HEAD without compare-and-swap).
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-
-import git
 
 _BASE_ENV = {
     "LC_ALL": "C",
@@ -48,11 +46,10 @@ class GitRunner:
 
     def __init__(self, cwd: Path, env: Mapping[str, str] | None = None) -> None:
         self.cwd = cwd
-        self._git = git.Git(str(cwd))
         self._env = {**_BASE_ENV, **(env or {})}
 
     def _command(self, args: Sequence[str]) -> list[str]:
-        return [git.Git.GIT_PYTHON_GIT_EXECUTABLE or "git", *_BASE_OPTIONS, *args]
+        return ["git", *_BASE_OPTIONS, *args]
 
     def run(self, *args: str, env: Mapping[str, str] | None = None, ok: Sequence[int] = ()) -> str:
         """Run git and return stdout as text (trailing newline stripped)."""
@@ -81,20 +78,22 @@ class GitRunner:
         ok: Sequence[int] | None,
         binary: bool,
     ) -> tuple[int, bytes, str]:
-        command = self._command(args)
         try:
-            status, stdout, stderr = self._git.execute(
-                command,
-                with_extended_output=True,
-                with_exceptions=False,
-                stdout_as_string=False,
-                strip_newline_in_stdout=not binary,
-                env={**self._env, **(env or {})},
+            process = subprocess.run(
+                self._command(args),
+                cwd=self.cwd,
+                env={**os.environ, **self._env, **(env or {})},
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
             )
-        except git.GitCommandNotFound as error:
+        except FileNotFoundError as error:
+            if not Path(self.cwd).is_dir():
+                raise GitError(args, 128, f"no directory {self.cwd}") from error
             raise GitError(args, 127, f"git is not installed: {error}") from error
-        stdout_bytes = stdout if isinstance(stdout, bytes) else (stdout or "").encode()
-        stderr_text = stderr if isinstance(stderr, str) else stderr.decode(errors="replace")
+        status, stdout_bytes = process.returncode, process.stdout
+        if not binary:
+            stdout_bytes = stdout_bytes.removesuffix(b"\n")
+        stderr_text = process.stderr.decode("utf-8", errors="replace").removesuffix("\n")
         if status != 0 and ok is not None and status not in ok:
             raise GitError(args, status, stderr_text or stdout_bytes.decode(errors="replace"))
         return status, stdout_bytes, stderr_text

@@ -30,21 +30,15 @@ def unmerged_members(repo: MemoryRepo, prefix: str = MEMBERS_REFS) -> list[str]:
     """Usernames whose ``members/<user>`` branch (or, with ``prefix``, another per-user
     branch such as ``extractions/<user>``) holds commits ``main`` lacks: one
     ``git for-each-ref`` call, for the sweep that re-queues merges a hook could not."""
-    output = repo.git.run("for-each-ref", f"--no-merged={MAIN}", "--format=%(refname)", prefix)
-    return [ref.removeprefix(prefix) for ref in output.splitlines() if ref]
+    return [ref.removeprefix(prefix) for ref, _ in repo.unmerged_refs(prefix)]
 
 
 def unmerged_branches(repo: MemoryRepo, prefix: str) -> list[BranchState]:
     """Branches under ``prefix`` (a ``refs/heads/…/`` path) that ``main`` does not contain."""
-    output = repo.git.run(
-        "for-each-ref", f"--no-merged={MAIN}", "--format=%(objectname) %(refname)", prefix
-    )
-    states = []
-    for line in output.splitlines():
-        sha, ref = line.split(" ", 1)
-        ahead = int(repo.git.run("rev-list", "--count", sha, f"^{MAIN}"))
-        states.append(BranchState(ref.removeprefix("refs/heads/"), sha, ahead))
-    return states
+    return [
+        BranchState(ref.removeprefix("refs/heads/"), sha, repo.ahead_behind(sha, MAIN)[0])
+        for ref, sha in repo.unmerged_refs(prefix)
+    ]
 
 
 def team_status(repo: MemoryRepo) -> TeamStatus:
