@@ -7,10 +7,8 @@ sides stay on the conflict's refs either way, so nothing of either is lost.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from datetime import datetime
-from itertools import zip_longest
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,6 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from memsync.store import MAIN, CommitInfo, MemoryRepo, StoreError
+from memsync.store.diff import SideBySideRow, side_by_side
 
 from ..access import ProjectAccess, project_for
 from ..forms import ResolveForm
@@ -68,45 +67,6 @@ def member_branches(repo: MemoryRepo) -> list[MemberBranch]:
         username = branch.removeprefix(MEMBER_PREFIX)
         ahead, behind = repo.ahead_behind(branch, MAIN)
         rows.append(MemberBranch(username, branch, commit, ahead, behind, merges.get(username)))
-    return rows
-
-
-@dataclass(frozen=True)
-class SideBySideRow:
-    kind: str  # same, changed, mine-only, theirs-only
-    left_number: int | None
-    left: str | None
-    right_number: int | None
-    right: str | None
-
-
-def side_by_side(left: str, right: str) -> list[SideBySideRow]:
-    """Both versions of a file aligned line by line, with the differing lines marked."""
-    a, b = left.splitlines(), right.splitlines()
-    rows: list[SideBySideRow] = []
-    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
-    for tag, a1, a2, b1, b2 in matcher.get_opcodes():
-        if tag == "equal":
-            for offset in range(a2 - a1):
-                i, j = a1 + offset, b1 + offset
-                rows.append(SideBySideRow("same", i + 1, a[i], j + 1, b[j]))
-            continue
-        pairs = zip_longest(range(a1, a2), range(b1, b2))
-        for i, j in pairs:
-            kind = (
-                "changed"
-                if i is not None and j is not None
-                else ("mine-only" if i is not None else "theirs-only")
-            )
-            rows.append(
-                SideBySideRow(
-                    kind,
-                    i + 1 if i is not None else None,
-                    a[i] if i is not None else None,
-                    j + 1 if j is not None else None,
-                    b[j] if j is not None else None,
-                )
-            )
     return rows
 
 
@@ -166,7 +126,9 @@ def conflict_sides(repo: MemoryRepo, conflict: ConflictItem) -> ConflictSides:
         member_text=theirs,
         current_text=current,
         changed_since=current != mine,
-        rows=side_by_side(mine or "", theirs or ""),
+        rows=side_by_side(
+            mine or "", repo.file_diff(conflict.path, conflict.ours_commit, conflict.theirs_commit)
+        ),
         resolved_at=conflict.resolved_at,
     )
 

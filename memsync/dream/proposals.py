@@ -264,4 +264,3 @@ def _decisions_on_main(repo: MemoryRepo) -> tuple[dict[str, CommitInfo], dict[st
         if target:
             reverts[target] = info
     return adoptions, reverts
-

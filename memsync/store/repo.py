@@ -21,7 +21,7 @@ from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
 
 from .ages import CACHE_NAME as AGES_CACHE_NAME
 from .ages import incremental_ages
-from .diff import Diff, parse_diff
+from .diff import Diff, FileDiff, parse_diff
 from .gitcmd import GitError, GitRunner
 from .history import (
     LOG_FORMAT,
@@ -43,6 +43,11 @@ GITIGNORE = f"{LOCK_FILE_NAME}\n"
 DEFAULT_IDENTITY = ("memsync", "memsync@localhost")
 _LOCK_RETRIES = 5
 _FULL_SHA = re.compile(r"[0-9a-f]{40}")
+# Exact paths (raw part, NUL-separated) and the patches, in one call (memsync.store.diff).
+_DIFF_OPTIONS = (
+    "--raw", "-z", "--patch", "--no-color", "--no-ext-diff", "--no-renames", "--no-abbrev",
+    "--full-index",
+)  # fmt: skip
 
 
 class StoreError(Exception):
@@ -414,11 +419,17 @@ class MemoryRepo:
             raise StoreError(f"no commit {rev!r} in {self.path}")
         if base is None:
             base = self.rev_parse(f"{head}^1")
-        output = self._git.run_bytes(
-            "diff", "--raw", "-z", "--patch", "--no-color", "--no-ext-diff",
-            "--no-renames", "--no-abbrev", "--full-index", base or EMPTY_TREE, head,
-        )  # fmt: skip
+        output = self._git.run_bytes("diff", *_DIFF_OPTIONS, base or EMPTY_TREE, head)
         return parse_diff(output, base, head)
+
+    def file_diff(self, path: str, old: str | None, new: str | None) -> FileDiff | None:
+        """How ``path`` changes from commit ``old`` to commit ``new`` (None, or a commit
+        that does not exist: the file is absent on that side); None when it does not."""
+        before, after = (self.rev_parse(rev) if rev else None for rev in (old, new))
+        output = self._git.run_bytes(
+            "diff", *_DIFF_OPTIONS, before or EMPTY_TREE, after or EMPTY_TREE, "--", path
+        )
+        return parse_diff(output, before, after or EMPTY_TREE).file(path)
 
     def blame(self, path: str, rev: str = "HEAD") -> list[BlameLine]:
         """Which commit last changed each line of ``path`` at ``rev`` (with its kind,
