@@ -35,6 +35,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memsync.store.gitcmd import GitRunner
+
 PULL_DEADLINE = 3.0  # seconds for the SessionStart fetch
 PUSH_DEADLINE = 10.0  # seconds for each git transfer of the background push
 STATE_DIRNAME = "memsync"  # under the team clone's .git
@@ -75,14 +77,8 @@ def state_dir(team_dir: Path) -> Path:
 
 
 def _git(team_dir: Path, *args: str) -> tuple[int, str]:
-    done = subprocess.run(
-        ["git", "-C", str(team_dir), *args],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"},
-    )
-    return done.returncode, done.stdout
+    status, out, _ = GitRunner(team_dir).run_status(*args)
+    return status, out
 
 
 def has_work(team_dir: Path) -> bool:

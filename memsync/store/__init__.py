@@ -1,20 +1,64 @@
-"""The Git store: one memory directory as a repository, written only through memsync's verbs."""
+"""The Git store: one memory directory as a repository, written only through memsync's verbs.
 
-from .diff import Diff, DiffLine, FileDiff, Hunk, LineKind
-from .gitcmd import GitError
-from .history import CommitInfo, CommitKind, FileStat
-from .repo import (
-    EMPTY_TREE,
-    LOCK_FILE_NAME,
-    MAIN,
-    BlameLine,
-    ConflictedFile,
-    Identity,
-    MemoryRepo,
-    MergeResult,
-    StoreError,
-    TagInfo,
-)
+Nothing outside this package runs ``git`` (tests/test_architecture.py), with the two
+exceptions that test names and explains.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .diff import Diff, DiffLine, FileDiff, Hunk, LineKind
+    from .gitcmd import GitError
+    from .history import CommitInfo, CommitKind, FileStat
+    from .repo import (
+        EMPTY_TREE,
+        LOCK_FILE_NAME,
+        MAIN,
+        BlameLine,
+        ConflictedFile,
+        Identity,
+        MemoryRepo,
+        MergeResult,
+        StoreError,
+        TagInfo,
+    )
+
+# Loaded on first use: a Claude Code hook or a push hook that needs one small module
+# (``memsync.store.gitcmd``, ``memsync.store.objects``) must not pay for the rest.
+_SOURCES = {
+    "Diff": "memsync.store.diff",
+    "DiffLine": "memsync.store.diff",
+    "FileDiff": "memsync.store.diff",
+    "Hunk": "memsync.store.diff",
+    "LineKind": "memsync.store.diff",
+    "GitError": "memsync.store.gitcmd",
+    "CommitInfo": "memsync.store.history",
+    "CommitKind": "memsync.store.history",
+    "FileStat": "memsync.store.history",
+    "EMPTY_TREE": "memsync.store.repo",
+    "LOCK_FILE_NAME": "memsync.store.repo",
+    "MAIN": "memsync.store.repo",
+    "BlameLine": "memsync.store.repo",
+    "ConflictedFile": "memsync.store.repo",
+    "Identity": "memsync.store.repo",
+    "MemoryRepo": "memsync.store.repo",
+    "MergeResult": "memsync.store.repo",
+    "StoreError": "memsync.store.repo",
+    "TagInfo": "memsync.store.repo",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _SOURCES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "EMPTY_TREE",

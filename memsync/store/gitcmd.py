@@ -44,12 +44,16 @@ class GitError(Exception):
 class GitRunner:
     """Runs git in one working directory with a fixed environment."""
 
-    def __init__(self, cwd: Path, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, cwd: Path, env: Mapping[str, str] | None = None, *, git_dir: Path | None = None
+    ) -> None:
         self.cwd = cwd
         self._env = {**_BASE_ENV, **(env or {})}
+        # A push hook names its repository's directory; everything else finds it from cwd.
+        self._where = (f"--git-dir={git_dir}",) if git_dir is not None else ()
 
     def _command(self, args: Sequence[str]) -> list[str]:
-        return ["git", *_BASE_OPTIONS, *args]
+        return ["git", *self._where, *_BASE_OPTIONS, *args]
 
     def run(self, *args: str, env: Mapping[str, str] | None = None, ok: Sequence[int] = ()) -> str:
         """Run git and return stdout as text (trailing newline stripped)."""
@@ -87,9 +91,11 @@ class GitRunner:
                 capture_output=True,
             )
         except FileNotFoundError as error:
-            if not Path(self.cwd).is_dir():
-                raise GitError(args, 128, f"no directory {self.cwd}") from error
-            raise GitError(args, 127, f"git is not installed: {error}") from error
+            if Path(self.cwd).is_dir():
+                raise GitError(args, 127, f"git is not installed: {error}") from error
+            # What `git -C <missing>` says, so a caller that checks the status can.
+            message = f"fatal: cannot change to '{self.cwd}': No such file or directory"
+            process = subprocess.CompletedProcess(args, 128, b"", message.encode())
         status, stdout_bytes = process.returncode, process.stdout
         if not binary:
             stdout_bytes = stdout_bytes.removesuffix(b"\n")
@@ -142,6 +148,17 @@ class GitRunner:
         if process.returncode != 0:
             raise GitError(args, process.returncode, process.stderr.decode(errors="replace"))
         return process.stdout
+
+    def start(self, *args: str) -> subprocess.Popen[bytes]:
+        """Start git with stdin and stdout as pipes, for a conversation such as
+        ``cat-file --batch``; the caller closes both and waits for it."""
+        return subprocess.Popen(
+            self._command(args),
+            cwd=self.cwd,
+            env={**os.environ, **self._env},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
 
     @contextmanager
     def stream(self, *args: str) -> Iterator[subprocess.Popen[bytes]]:

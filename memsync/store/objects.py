@@ -5,23 +5,22 @@ quarantine directory that Git deletes when the hook refuses. ``git rev-list --ob
 <new tips> --not --all`` names exactly the objects the push adds; trees and blobs are
 then read through one ``git cat-file --batch`` process for the whole push.
 
-This talks to the ``git`` binary directly instead of through ``memsync.store``: the
-hook starts on every push, and GitPython's import alone would cost more than the
-inspection of a typical push.
+The hook starts on every push: this module imports nothing of the store but its runner
+(``memsync.store.gitcmd``), so a push pays for no more than it reads.
 """
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from .gitcmd import GitError, GitRunner
+
 TREE_MODE = "40000"
 SYMLINK_MODE = "120000"
 GITLINK_MODE = "160000"
-_GIT_OPTIONS = ("-c", "core.quotePath=false")
 
 
 class PushReadError(Exception):
@@ -46,16 +45,13 @@ class TreeEntry:
 
 
 def _git(git_dir: Path, *args: str, data: bytes | None = None) -> bytes:
-    process = subprocess.run(
-        ["git", f"--git-dir={git_dir}", *_GIT_OPTIONS, *args],
-        input=data,
-        capture_output=True,
-        check=False,
-    )
-    if process.returncode != 0:
-        error = process.stderr.decode("utf-8", "replace").strip()
-        raise PushReadError(f"git {args[0]} failed: {error}")
-    return process.stdout
+    runner = GitRunner(git_dir, git_dir=git_dir)
+    try:
+        if data is not None:
+            return runner.run_with_input(data, *args)
+        return runner.run_bytes(*args)
+    except GitError as error:
+        raise PushReadError(f"git {args[0]} failed: {error.stderr}") from None
 
 
 def pushed_objects(git_dir: Path, tips: Iterable[str]) -> dict[str, PushedObject]:
@@ -123,11 +119,7 @@ class ObjectReader:
     """
 
     def __init__(self, git_dir: Path) -> None:
-        self._process = subprocess.Popen(
-            ["git", f"--git-dir={git_dir}", *_GIT_OPTIONS, "cat-file", "--batch"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-        )
+        self._process = GitRunner(git_dir, git_dir=git_dir).start("cat-file", "--batch")
 
     def read(self, sha: str) -> tuple[str, bytes]:
         """(type, content) of one object."""
