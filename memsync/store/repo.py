@@ -177,6 +177,24 @@ class MemoryRepo:
             repo.commit(CommitKind.MANUAL, "set up memsync", paths=[".gitattributes", ".gitignore"])
         return repo
 
+    @classmethod
+    def clone(
+        cls, source: Path, target: Path, *, branch: str = MAIN, committer: Identity | None = None
+    ) -> MemoryRepo:
+        """A clone of the repository at ``source`` in ``target``, on ``branch`` (the
+        demo's members, who push back to ``source`` as a developer would)."""
+        GitRunner(Path(target).parent).run(
+            "clone", "--quiet", "--branch", branch, str(source), str(target)
+        )
+        return cls(target, committer=committer)
+
+    def push(
+        self, ref: str, *, remote: str = "origin", env: Mapping[str, str] | None = None
+    ) -> None:
+        """Send ``HEAD`` to ``ref`` on ``remote``, through the remote's own hooks (``env``
+        reaches them); a refusal raises :class:`GitError` with what the remote said."""
+        self._git.run("push", "--quiet", remote, f"HEAD:{ref}", env=env)
+
     @property
     def _common_dir(self) -> Path:
         """The repository's .git directory (shared by its worktrees)."""
