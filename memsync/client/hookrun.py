@@ -5,7 +5,7 @@ Claude Code waits for every hook: a ``Stop`` hook after each assistant turn, a
 ``SessionEnd`` hook (cancelled after about 1.5 s unless it names a ``timeout``). So:
 
 * ``push --hook`` decides in a few milliseconds whether there is anything to do, with
-  nothing heavier than three ``git`` calls (no GitPython, no YAML: see
+  nothing heavier than three ``git`` calls (the store's runner only, no YAML: see
   ``bench/hooks.py``). At ``Stop`` that is the team clone's uncommitted changes and
   unpushed commits; at ``SessionEnd`` the session itself is reported too, so it
   always goes on. When there is work, it starts ``memsync push --background`` in a
