@@ -52,20 +52,30 @@ class GitRunner:
         # A push hook names its repository's directory; everything else finds it from cwd.
         self._where = (f"--git-dir={git_dir}",) if git_dir is not None else ()
 
+    def _environment(self, extra: Mapping[str, str | None] | None = None) -> dict[str, str]:
+        """The process's environment with memsync's fixed part and ``extra`` over it; a
+        variable ``extra`` maps to None is removed."""
+        merged: dict[str, str | None] = {**os.environ, **self._env, **(extra or {})}
+        return {key: value for key, value in merged.items() if value is not None}
+
     def _command(self, args: Sequence[str]) -> list[str]:
         return ["git", *self._where, *_BASE_OPTIONS, *args]
 
-    def run(self, *args: str, env: Mapping[str, str] | None = None, ok: Sequence[int] = ()) -> str:
+    def run(
+        self, *args: str, env: Mapping[str, str | None] | None = None, ok: Sequence[int] = ()
+    ) -> str:
         """Run git and return stdout as text (trailing newline stripped)."""
         _, stdout, _ = self._execute(args, env=env, ok=ok, binary=False)
         return stdout.decode("utf-8", errors="replace")
 
-    def run_status(self, *args: str, env: Mapping[str, str] | None = None) -> tuple[int, str, str]:
+    def run_status(
+        self, *args: str, env: Mapping[str, str | None] | None = None
+    ) -> tuple[int, str, str]:
         """Run git and return (status, stdout, stderr) without raising on failure."""
         status, stdout, stderr = self._execute(args, env=env, ok=None, binary=False)
         return status, stdout.decode("utf-8", errors="replace"), stderr
 
-    def run_bytes(self, *args: str, env: Mapping[str, str] | None = None) -> bytes:
+    def run_bytes(self, *args: str, env: Mapping[str, str | None] | None = None) -> bytes:
         """Run git and return stdout exactly as git wrote it."""
         return self._execute(args, env=env, ok=(), binary=True)[1]
 
@@ -78,7 +88,7 @@ class GitRunner:
         self,
         args: Sequence[str],
         *,
-        env: Mapping[str, str] | None,
+        env: Mapping[str, str | None] | None,
         ok: Sequence[int] | None,
         binary: bool,
     ) -> tuple[int, bytes, str]:
@@ -86,7 +96,7 @@ class GitRunner:
             process = subprocess.run(
                 self._command(args),
                 cwd=self.cwd,
-                env={**os.environ, **self._env, **(env or {})},
+                env=self._environment(env),
                 stdin=subprocess.DEVNULL,
                 capture_output=True,
             )
@@ -115,7 +125,7 @@ class GitRunner:
             process = subprocess.Popen(
                 self._command(args),
                 cwd=self.cwd,
-                env={**os.environ, **self._env},
+                env=self._environment(),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -141,7 +151,7 @@ class GitRunner:
         process = subprocess.run(
             self._command(args),
             cwd=self.cwd,
-            env={**os.environ, **self._env},
+            env=self._environment(),
             input=data,
             capture_output=True,
         )
@@ -155,7 +165,7 @@ class GitRunner:
         return subprocess.Popen(
             self._command(args),
             cwd=self.cwd,
-            env={**os.environ, **self._env},
+            env=self._environment(),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
         )
@@ -169,7 +179,7 @@ class GitRunner:
         process = subprocess.Popen(
             self._command(args),
             cwd=self.cwd,
-            env={**os.environ, **self._env},
+            env=self._environment(),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
