@@ -183,9 +183,8 @@ class MemoryRepo:
     ) -> MemoryRepo:
         """A clone of the repository at ``source`` in ``target``, on ``branch`` (the
         demo's members, who push back to ``source`` as a developer would)."""
-        GitRunner(Path(target).parent).run(
-            "clone", "--quiet", "--branch", branch, str(source), str(target)
-        )
+        source, target = Path(source).resolve(), Path(target).resolve()
+        GitRunner(source).run("clone", "--quiet", "--branch", branch, str(source), str(target))
         return cls(target, committer=committer)
 
     def push(
