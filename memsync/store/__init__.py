@@ -23,8 +23,8 @@ if TYPE_CHECKING:
         MemoryRepo,
         MergeResult,
         StoreError,
-        TagInfo,
     )
+    from .tags import TagInfo
 
 # Loaded on first use: a Claude Code hook or a push hook that needs one small module
 # (``memsync.store.gitcmd``, ``memsync.store.objects``) must not pay for the rest.
@@ -47,7 +47,7 @@ _SOURCES = {
     "MemoryRepo": "memsync.store.repo",
     "MergeResult": "memsync.store.repo",
     "StoreError": "memsync.store.repo",
-    "TagInfo": "memsync.store.repo",
+    "TagInfo": "memsync.store.tags",
 }
 
 

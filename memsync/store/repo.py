@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 
 from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
@@ -33,6 +33,7 @@ from .history import (
 )
 from .lock import RepoLock
 from .recovery import clear_interrupted, is_server_owned, mark_server_owned
+from .tags import TagInfo, parse_tagger, tag_text
 
 MAIN = "main"
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -92,16 +93,6 @@ class BlameLine:
     number: int
     text: str
     commit: CommitInfo
-
-
-@dataclass(frozen=True)
-class TagInfo:
-    """What a ref under ``refs/memsync/…`` records: the commit, and for an annotated
-    tag who made it and when (None for a plain ref, or a tag without a tagger)."""
-
-    commit: str
-    tagger: str | None
-    when: datetime | None
 
 
 def merge_driver_command() -> str:
@@ -302,11 +293,10 @@ class MemoryRepo:
     def tag_object(self, target: str, name: str, *, tagger: Identity, message: str) -> str:
         """Write an annotated tag object for commit ``target`` and return its id; no ref
         names it until the caller points one at it (:meth:`update_ref`)."""
-        who, email = (" ".join(_tag_safe(part).split()) for part in (tagger.name, tagger.email))
-        text = (
-            f"object {target}\ntype commit\ntag {name}\n"
-            f"tagger {who or 'unknown'} <{email}> {int(time.time())} +0000\n\n{message}"
-        )
+        text = tag_text(
+            target, name, who=tagger.name, email=tagger.email, message=message,
+            at=int(time.time()),
+        )  # fmt: skip
         return self._git.run_with_input(text.encode(), "mktag").decode().strip()
 
     def read_tag(self, rev: str) -> TagInfo:
@@ -315,15 +305,7 @@ class MemoryRepo:
         status, text, _ = self._git.run_status("cat-file", "tag", rev)
         if status != 0:
             return TagInfo(commit, None, None)  # a plain ref to the commit
-        for line in text.splitlines():
-            if line.startswith("tagger "):
-                who, _, rest = line.removeprefix("tagger ").rpartition(" <")
-                stamp = rest.split("> ", 1)[-1].split()[0] if "> " in rest else ""
-                when = datetime.fromtimestamp(int(stamp), tz=UTC) if stamp.isdigit() else None
-                return TagInfo(commit, who, when)
-            if not line:
-                break
-        return TagInfo(commit, None, None)
+        return TagInfo(commit, *parse_tagger(text))
 
     # --- reading -----------------------------------------------------------------------
     def files(self, rev: str = "HEAD") -> list[str]:
@@ -754,11 +736,6 @@ def _split_nul(stream: object) -> Iterable[bytes]:
         yield buffer
 
 
-def _tag_safe(text: str) -> str:
-    """A name or address a tag header can hold: no brackets, no line breaks."""
-    return text.replace("<", "").replace(">", "").replace("\n", " ")
-
-
 def _ensure_line(path: Path, line: str) -> None:
     existing = path.read_text() if path.exists() else ""
     if line.strip() in (entry.strip() for entry in existing.splitlines()):
@@ -778,5 +755,4 @@ __all__ = [
     "MemoryRepo",
     "MergeResult",
     "StoreError",
-    "TagInfo",
 ]
