@@ -129,3 +129,12 @@ class ResolveForm(forms.Form):
         if data.get("choice") == "edit" and not data.get("content"):
             self.add_error("content", "Write the text to keep, or pick one side.")
         return data
+
+
+class MemoryEditForm(forms.Form):
+    """A memory's whole file, frontmatter included, as the maintainer edits it."""
+
+    # strip=False: a memory's trailing newline and indentation are content.
+    text = forms.CharField(widget=forms.Textarea, strip=False)
+    # The version the editor started from, so a change made meanwhile is not overwritten.
+    based_on = forms.CharField(widget=forms.HiddenInput, required=False, max_length=40)

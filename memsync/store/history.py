@@ -20,6 +20,10 @@ class CommitKind(StrEnum):
     REVERT = "revert"
     SYNC = "sync"
     MANUAL = "manual"
+    # A maintainer's hand in the dashboard (issue 13): one memory each.
+    EDIT = "edit"
+    DELETE = "delete"
+    CONFIRM = "confirm"
 
 
 KIND_TRAILER = "Memsync-Kind"
