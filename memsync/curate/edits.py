@@ -50,7 +50,7 @@ def check_memory(path: str, data: bytes) -> MemoryFile:
     if findings:
         raise EditRefused([finding.message() for finding in findings])
     memory = MemoryFile.parse(name, data)
-    reasons = [f"line {p.line}: {p.message}" if p.line else p.message for p in memory.errors]
+    reasons = [problem.message for problem in memory.errors]  # each names its line
     if not memory.has_frontmatter:
         reasons.append("a memory starts with its frontmatter: ---, name, description, type, ---")
     if reasons:
