@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from memsync.store import MAIN
+from tests.browser.conftest import NARROW
 from tests.browser.scene import build_team_scene
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -88,3 +89,19 @@ def test_a_member_sees_no_edit_buttons_and_is_refused(scene, open_session):
     assert "memsync push" in page.inner_text("p.propose")
     response = page.goto("/p/acme/edit/api_docs.md")
     assert response is not None and response.status == 403
+
+
+def test_the_editing_pages_fit_a_phone(scene, open_session):
+    session = open_session("alice", NARROW)
+    cut_off = []
+    for name, path in (
+        ("memory-actions", "/p/acme/memory/api_docs.md"),
+        ("memory-edit", "/p/acme/edit/api_docs.md"),
+        ("memory-delete", "/p/acme/delete/api_docs.md"),
+    ):
+        session.page.goto(path)
+        session.page.wait_for_load_state("networkidle")
+        session.screenshot(f"{name}-narrow")
+        if session.horizontal_overflow() > 0:
+            cut_off.append(name)
+    assert not cut_off
