@@ -73,6 +73,15 @@ def _preview_context(path: str, text: str) -> dict[str, object]:
     return {"memory": memory, "body_html": render_markdown(memory.body)}
 
 
+def _as_stored(text: str, current: bytes) -> bytes:
+    """The submitted text as file bytes. Browsers send a textarea's lines ending in CRLF
+    (HTML's form encoding); a file that used LF keeps LF, so an unchanged save is no
+    change and a diff shows only what the maintainer edited."""
+    if b"\r\n" not in current:
+        text = text.replace("\r\n", "\n")
+    return text.encode("utf-8")
+
+
 def _stored_message(request: HttpRequest, commit: str | None, done: str, unchanged: str) -> None:
     if commit is None:
         messages.info(request, unchanged)
@@ -94,7 +103,7 @@ def memory_edit(request: HttpRequest, slug: str, path: str) -> HttpResponse:
                 commit = edit_memory(
                     repo,
                     path,
-                    form.cleaned_data["text"].encode("utf-8"),
+                    _as_stored(form.cleaned_data["text"], current),
                     author=identity_for(access.user),
                     based_on=form.cleaned_data["based_on"] or None,
                 )
@@ -127,7 +136,7 @@ def memory_edit(request: HttpRequest, slug: str, path: str) -> HttpResponse:
 def memory_preview(request: HttpRequest, slug: str, path: str) -> HttpResponse:
     """The preview pane for the text being edited: an htmx fragment."""
     _, _, path = _editable(request, slug, path)
-    text = request.POST.get("text", "")
+    text = request.POST.get("text", "").replace("\r\n", "\n")
     context = {"preview": _preview_context(path, text)}
     return render(request, "dashboard/_memory_preview.html", context)
 

@@ -50,7 +50,8 @@ def test_a_maintainer_edits_with_a_live_preview_confirms_deletes_and_reverts(sce
     page.wait_for_selector("text=Saved api_docs.md")
     edit = repo.commit_info(MAIN)
     assert (edit.kind, edit.author_name) == ("edit", "alice")
-    assert b"api.example.com" in (repo.read(MAIN, "api_docs.md") or b"")
+    stored = repo.read(MAIN, "api_docs.md") or b""
+    assert b"api.example.com" in stored and b"\r\n" not in stored  # the form's CRLF undone
     assert b"moved to api.example.com" in (repo.read(MAIN, "MEMORY.md") or b"")
 
     page.goto("/p/acme/memory/review_style.md")

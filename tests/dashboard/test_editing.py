@@ -82,3 +82,16 @@ def test_a_memory_left_out_of_an_adopted_and_reverted_dream_keeps_its_age(world)
     assert "45 days ago" in page
     assert "changed 45 days ago" in detail.content.decode()
     assert "This memory is 45 days old." in detail.content.decode()
+
+
+def test_saving_unchanged_text_with_the_browsers_crlf_is_no_change(world):
+    seeded(world)
+    head = world.repo().rev_parse(MAIN)
+    text = topic("sandbox", "payments").decode().replace("\n", "\r\n")
+
+    response = world.client("alice").post(
+        edit_url("payment-sandbox.md"), {"text": text}, follow=True
+    )
+
+    assert "No change: nothing saved." in response.content.decode()
+    assert world.repo().rev_parse(MAIN) == head
