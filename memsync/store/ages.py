@@ -9,8 +9,9 @@ content back its age. A "still true" confirmation changes the file, so it renews
 
 The first call walks the first-parent line once (one ``git log --first-parent --raw``);
 the blobs each path had, with the time each first appeared, are kept in
-``<git dir>/memsync/ages.json`` with the commit they describe. A later call for a commit
-further along that line walks only the commits in between.
+``<git dir>/memsync/ages-history.json`` with the commit they describe, and the answer
+for that commit in ``ages.json`` (the one file a repeated call reads). A later call for a
+commit further along that line walks only the commits in between.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ import tempfile
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-CACHE_NAME = "ages.json"
+CACHE_NAME = "ages.json"  # the answer for one commit: read on every call, small
+HISTORY_NAME = "ages-history.json"  # every blob each path had: read only to extend
 # Version 1 held one "newest commit that touched it" time per path; those times are wrong
 # under the first-parent rule, so a version-1 cache is ignored and rebuilt.
 CACHE_VERSION = 2
@@ -30,24 +33,33 @@ Walk = Callable[[str], Iterable[bytes]]  # a log range → its NUL-separated rec
 Seen = dict[str, dict[str, float]]  # path → blob → when it first appeared on the line
 
 
-def _load(path: Path) -> tuple[str, Seen] | None:
+def _load(path: Path, key: str) -> tuple[str, Any] | None:
     try:
         data = json.loads(path.read_text())
-        if data["version"] != CACHE_VERSION:
+        if data["version"] != CACHE_VERSION or not isinstance(data[key], dict):
             return None
-        seen = {
-            str(p): {str(b): float(t) for b, t in blobs.items()}
-            for p, blobs in data["seen"].items()
-        }
-        return str(data["commit"]), seen
+        return str(data["commit"]), data[key]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
-def _store(path: Path, commit: str, seen: Seen) -> None:
+def _load_seen(path: Path) -> tuple[str, Seen] | None:
+    loaded = _load(path, "seen")
+    if loaded is None:
+        return None
+    try:
+        seen = {
+            str(p): {str(b): float(t) for b, t in blobs.items()} for p, blobs in loaded[1].items()
+        }
+    except (ValueError, TypeError, AttributeError):
+        return None
+    return loaded[0], seen
+
+
+def _store(path: Path, commit: str, key: str, value: object) -> None:
     """Atomic: a reader sees the old file or the new one, never half of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"version": CACHE_VERSION, "commit": commit, "seen": seen}
+    payload = {"version": CACHE_VERSION, "commit": commit, key: value}
     with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as out:
         json.dump(payload, out)
     Path(out.name).replace(path)
@@ -107,23 +119,38 @@ def ages_from(seen: Seen, blobs: dict[str, str]) -> dict[str, datetime]:
     return ages
 
 
+def _cached_answer(cache_dir: Path, head: str, blobs: dict[str, str]) -> dict[str, datetime] | None:
+    loaded = _load(cache_dir / CACHE_NAME, "ages")
+    if loaded is None or loaded[0] != head or not blobs.keys() <= loaded[1].keys():
+        return None
+    try:
+        return {p: datetime.fromtimestamp(float(loaded[1][p]), tz=UTC) for p in blobs}
+    except (ValueError, TypeError, OverflowError):
+        return None
+
+
 def first_parent_ages(
-    cache: Path | None,
+    cache_dir: Path | None,
     head: str,
     blobs: dict[str, str],
     walk: Walk,
     is_ancestor: Callable[[str, str], bool],
 ) -> dict[str, datetime]:
     """Ages of the files at commit ``head`` (path → blob id there); ``walk(range)``
-    streams a first-parent log range. Without a ``cache`` the line is walked in full."""
-    if cache is None:
+    streams a first-parent log range. Without a ``cache_dir`` the line is walked in full."""
+    if cache_dir is None:
         return ages_from(_full_walk(walk, head), blobs)
-    cached = _load(cache)
+    answer = _cached_answer(cache_dir, head, blobs)
+    if answer is not None:
+        return answer
+    cached = _load_seen(cache_dir / HISTORY_NAME)
     seen = None
     if cached is not None and (cached[0] == head or is_ancestor(cached[0], head)):
         seen = _extended(cached, head, walk)
     if seen is None:
         seen = _full_walk(walk, head)
     if cached is None or cached[0] != head:
-        _store(cache, head, seen)
-    return ages_from(seen, blobs)
+        _store(cache_dir / HISTORY_NAME, head, "seen", seen)
+    ages = ages_from(seen, blobs)
+    _store(cache_dir / CACHE_NAME, head, "ages", {p: when.timestamp() for p, when in ages.items()})
+    return ages

@@ -19,7 +19,6 @@ from pathlib import Path, PurePosixPath
 
 from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
 
-from .ages import CACHE_NAME as AGES_CACHE_NAME
 from .ages import first_parent_ages
 from .diff import Diff, parse_diff
 from .gitcmd import GitError, GitRunner
@@ -374,8 +373,8 @@ class MemoryRepo:
         blobs = self.blobs(head) if head else {}
         if not blobs or head is None:
             return {}
-        cache = self._common_dir / "memsync" / AGES_CACHE_NAME if cached else None
-        return first_parent_ages(cache, head, blobs, self._walk_first_parent, self.is_ancestor)
+        cache_dir = self._common_dir / "memsync" if cached else None
+        return first_parent_ages(cache_dir, head, blobs, self._walk_first_parent, self.is_ancestor)
 
     def blobs(self, rev: str = "HEAD") -> dict[str, str]:
         """Every file path in the tree at ``rev`` with its blob id."""
