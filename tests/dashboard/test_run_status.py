@@ -82,8 +82,10 @@ def test_dream_now_leaves_no_message_that_outlives_the_run(world):
 def test_activity_says_how_long_each_run_took(world):
     started = timezone.now() - timedelta(hours=1)
     for seconds in (12, 0.4, 125):
-        Run.objects.create(project=world.acme, kind=RunKind.MERGE, status=RunStatus.MERGED,
-                           started_at=started, finished_at=started + timedelta(seconds=seconds))  # fmt: skip
+        Run.objects.create(
+            project=world.acme, kind=RunKind.MERGE, status=RunStatus.MERGED,
+            started_at=started, finished_at=started + timedelta(seconds=seconds),
+        )  # fmt: skip
     Run.objects.create(project=world.acme, kind=RunKind.GATE, status=RunStatus.SKIPPED,
                        started_at=started, finished_at=started)  # fmt: skip
 
