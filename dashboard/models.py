@@ -234,15 +234,6 @@ class Run(models.Model):
         return max(self.finished_at - self.started_at, timedelta(0))
 
     @property
-    def dream_id(self) -> str | None:
-        """The dream a dream run made (or is making), as its worker recorded it."""
-        for record in (self.detail, self.progress):
-            found = record.get("dream_id") if isinstance(record, dict) else None
-            if isinstance(found, str) and found:
-                return found
-        return None
-
-    @property
     def conflict_ids(self) -> list[int]:
         """The conflict items a merge run left for review."""
         items = self.detail.get("conflicts") if isinstance(self.detail, dict) else None

@@ -73,8 +73,18 @@ def shown_run(run: Run, proposals: Iterable[Proposal]) -> ShownRun:
     return shown_runs([run], proposals)[0]
 
 
+def dream_of(run: Run) -> str | None:
+    """The dream a dream run made, as its worker recorded it (the finished run's detail,
+    else the progress it wrote while running)."""
+    for record in (run.detail, run.progress):
+        found = record.get("dream_id") if isinstance(record, dict) else None
+        if isinstance(found, str) and found:
+            return found
+    return None
+
+
 def _shown(run: Run, proposals: dict[str, Proposal], open_conflicts: set[int]) -> ShownRun:
-    dream_id = run.dream_id
+    dream_id = dream_of(run)
     if run.status == RunStatus.PROPOSED and dream_id in proposals:
         label = _PROPOSAL_LABELS[proposals[dream_id].status]
         return ShownRun(run, label, label)
