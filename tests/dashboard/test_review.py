@@ -148,3 +148,21 @@ def test_approve_and_reject_come_after_the_diff_and_in_the_sticky_bar(world):
     bar = page[page.index('id="review-bar"') :]
     assert 'form="approve-form"' in bar and 'form="reject-form"' in bar
     assert "Approve" not in page_of(world, "bob", outcome.dream_id)  # a member comments only
+
+
+def test_a_dream_that_main_overtook_or_that_overflows_the_index_fails_its_checks(world):
+    repo = seed(world)
+    lines = "".join(f"- [Note {n}](note{n}.md) — hook {n}\n" for n in range(1, 206))
+    outcome = dream(
+        world.acme,
+        {"deploy.md": topic("deploy", "Never deploy on Fridays"), "MEMORY.md": lines.encode()},
+    )
+    repo.apply({"deploy.md": topic("deploy", "Deploy on Mondays")}, "extract", "main moves")
+
+    page = page_of(world, "carol", outcome.dream_id)
+
+    assert '<li class="check check-fail" id="check-merge">' in page
+    assert "<li>deploy.md</li>" in page[page.index('id="check-merge"') :]
+    assert '<li class="check check-fail" id="check-index-budget">' in page
+    assert "205 of 200 lines" in page and "Claude Code would cut MEMORY.md off" in page
+    assert page.index('id="check-merge"') < page.index('id="check-canaries"')  # worst first
