@@ -43,10 +43,6 @@ def _back(slug: str, dream_id: str, anchor: str) -> HttpResponseRedirect:
     return HttpResponseRedirect(page + (f"#{anchor}" if _ANCHOR.match(anchor) else ""))
 
 
-def _file_of(proposal: Proposal, path: str) -> bool:
-    return path in proposal.files
-
-
 @login_required
 @require_POST
 def proposal_comment(request: HttpRequest, slug: str, dream_id: str) -> HttpResponse:
@@ -57,7 +53,7 @@ def proposal_comment(request: HttpRequest, slug: str, dream_id: str) -> HttpResp
         messages.error(request, "Not saved: write a comment first.")
         return _back(slug, dream_id, anchor)
     path = form.cleaned_data["path"]
-    if path and not _file_of(proposal, path):
+    if path and path not in proposal.files:
         raise Http404("no such file in this dream")
     ProposalComment.objects.create(
         project=access.project,
@@ -97,16 +93,16 @@ def proposal_request_changes(request: HttpRequest, slug: str, dream_id: str) -> 
 def proposal_viewed(request: HttpRequest, slug: str, dream_id: str) -> HttpResponse:
     access, proposal = _reviewable(request, slug, dream_id, Role.MEMBER)
     form = ViewedForm(request.POST)
-    if not form.is_valid() or not _file_of(proposal, form.cleaned_data["path"]):
+    if not form.is_valid() or form.cleaned_data["path"] not in proposal.files:
         raise Http404("no such file in this dream")
-    marks = ViewedFile.objects.filter(
-        project=access.project, dream_id=proposal.id, user=access.user
-    )
-    path = form.cleaned_data["path"]
+    mark = {
+        "project": access.project,
+        "dream_id": proposal.id,
+        "user": access.user,
+        "path": form.cleaned_data["path"],
+    }
     if form.cleaned_data["viewed"]:
-        ViewedFile.objects.get_or_create(
-            project=access.project, dream_id=proposal.id, user=access.user, path=path
-        )
+        ViewedFile.objects.get_or_create(**mark)
     else:
-        marks.filter(path=path).delete()
+        ViewedFile.objects.filter(**mark).delete()
     return _back(slug, dream_id, request.POST.get("anchor", ""))
