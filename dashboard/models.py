@@ -238,8 +238,8 @@ class ConflictItem(models.Model):
     member = models.CharField(max_length=150, help_text="username whose branch conflicted")
     path = models.CharField(max_length=500)
     base_commit = models.CharField(max_length=40, blank=True)
-    ours_commit = models.CharField(max_length=40, help_text="main when the merge was tried")
-    theirs_commit = models.CharField(max_length=40, help_text="the member's commit")
+    main_commit = models.CharField(max_length=40, help_text="main when the merge was tried")
+    member_commit = models.CharField(max_length=40, help_text="the member's commit")
     ref = models.CharField(max_length=200, help_text="refs/memsync/conflicts/<id>")
     status = models.CharField(
         max_length=16, choices=ConflictStatus.choices, default=ConflictStatus.OPEN
