@@ -14,6 +14,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from memsync.store import refs
+
 
 class Role(models.TextChoices):
     VIEWER = "viewer", "viewer"
@@ -240,7 +242,7 @@ class ConflictItem(models.Model):
     base_commit = models.CharField(max_length=40, blank=True)
     main_commit = models.CharField(max_length=40, help_text="main when the merge was tried")
     member_commit = models.CharField(max_length=40, help_text="the member's commit")
-    ref = models.CharField(max_length=200, help_text="refs/memsync/conflicts/<id>")
+    ref = models.CharField(max_length=200, help_text=f"{refs.CONFLICTS}<id>")
     status = models.CharField(
         max_length=16, choices=ConflictStatus.choices, default=ConflictStatus.OPEN
     )
