@@ -27,7 +27,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from memsync.dream.engine import Scope
-from memsync.dream.engines import EngineUnavailable, choose_engine_name, get_engine
+from memsync.dream.engine_choice import EngineUnavailable, choose_engine_name, get_engine
 from memsync.dream.gates import Gate, GateConfig, GateDecision, evaluate_gates, time_gate
 from memsync.dream.locks import ConsolidationLock, RedisDreamLock, redis_lock_key
 from memsync.dream.run import DreamOutcome, DreamRequest, DreamStatus, run_dream

@@ -26,7 +26,10 @@ class Role(models.TextChoices):
 ROLE_RANK = {Role.VIEWER: 1, Role.MEMBER: 2, Role.MAINTAINER: 3}
 
 
-class DreamEngine(models.TextChoices):
+class DreamEngineChoice(models.TextChoices):
+    """The engine a project asks for by name (`memsync.dream.engine_choice`); the
+    engines themselves implement `memsync.dream.engine.DreamEngine`."""
+
     AUTO = "auto", "anthropic when an API key is configured, else deterministic"
     DETERMINISTIC = "deterministic", "deterministic"
     ANTHROPIC = "anthropic", "anthropic"
@@ -41,7 +44,7 @@ class Project(models.Model):
     dream_min_hours = models.FloatField(null=True, blank=True)
     dream_min_sessions = models.PositiveIntegerField(null=True, blank=True)
     dream_engine = models.CharField(
-        max_length=16, choices=DreamEngine.choices, default=DreamEngine.AUTO
+        max_length=16, choices=DreamEngineChoice.choices, default=DreamEngineChoice.AUTO
     )
     allow_transcripts = models.BooleanField(
         default=False, help_text="Members may upload (redacted) session transcripts."

@@ -85,14 +85,20 @@ def python_strings(source: str) -> Iterator[tuple[int, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.JoinedStr):
             skipped.update(id(part) for part in node.values)
-            yield node.lineno, "".join(
-                part.value if isinstance(part, ast.Constant) else "{}" for part in node.values
+            yield (
+                node.lineno,
+                "".join(
+                    part.value if isinstance(part, ast.Constant) else "{}" for part in node.values
+                ),
             )
-        elif isinstance(node, ast.Constant) and id(node) not in skipped:
-            if isinstance(node.value, str | bytes):
-                value = node.value
-                text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
-                yield node.lineno, text
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str | bytes)
+            and id(node) not in skipped
+        ):
+            value = node.value
+            text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+            yield node.lineno, text
 
 
 def is_prose(text: str) -> bool:

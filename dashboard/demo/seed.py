@@ -47,7 +47,7 @@ from dashboard import dream_runs
 from dashboard.models import (
     ConflictItem,
     ConflictStatus,
-    DreamEngine,
+    DreamEngineChoice,
     Membership,
     Project,
     Run,
@@ -134,7 +134,7 @@ def seed_demo(
             allow_transcripts=True,
             # The story is told for the engines that need no API key; a key in the
             # environment must not turn the demo into paid model calls.
-            dream_engine=DreamEngine.DETERMINISTIC,
+            dream_engine=DreamEngineChoice.DETERMINISTIC,
         )
         try:
             project.base_dir.mkdir(parents=True, exist_ok=True)

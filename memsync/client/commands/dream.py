@@ -121,7 +121,7 @@ def _redis_client() -> Any:
 
 def run_dream_command(args: argparse.Namespace) -> int:
     from memsync.dream.engine import Scope
-    from memsync.dream.engines import EngineUnavailable, get_engine
+    from memsync.dream.engine_choice import EngineUnavailable, get_engine
     from memsync.dream.gates import GateConfig, evaluate_gates
     from memsync.dream.locks import ConsolidationLock, redis_lock_key
     from memsync.dream.run import (
