@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('dashboard', '0001_initial'),
+        ('dashboard', '0002_ux_review_proposal_review'),
     ]
 
     operations = [
