@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 
 from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
+from memsync.memory.index import INDEX_FILENAME
 
 from .ages import first_parent_ages
 from .diff import Diff, parse_diff
@@ -31,12 +32,14 @@ from .history import (
 )
 from .lock import RepoLock
 from .recovery import clear_interrupted, is_server_owned, mark_server_owned
+from .refs import MAIN, head_ref
+from .trailers import REVERTS
 
-MAIN = "main"
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 LOCK_FILE_NAME = ".consolidate-lock"
 MERGE_DRIVER_NAME = "memsync-index"
-GITATTRIBUTES = f"MEMORY.md merge={MERGE_DRIVER_NAME}\n"
+MERGE_DRIVER_DESCRIPTION = f"memsync {INDEX_FILENAME} entry merge"
+GITATTRIBUTES = f"{INDEX_FILENAME} merge={MERGE_DRIVER_NAME}\n"
 GITIGNORE = f"{LOCK_FILE_NAME}\n"
 DEFAULT_IDENTITY = ("memsync", "memsync@localhost")
 _LOCK_RETRIES = 5
@@ -142,7 +145,7 @@ class MemoryRepo:
             _ensure_line(info / "exclude", f"/{folder.strip('/')}/\n")
             if repo.head() is not None:
                 repo.git.run("rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", folder)
-        repo.git.run("config", f"merge.{MERGE_DRIVER_NAME}.name", "memsync MEMORY.md entry merge")
+        repo.git.run("config", f"merge.{MERGE_DRIVER_NAME}.name", MERGE_DRIVER_DESCRIPTION)
         repo.git.run(
             "config", f"merge.{MERGE_DRIVER_NAME}.driver", driver_command or merge_driver_command()
         )
@@ -153,7 +156,7 @@ class MemoryRepo:
         _ensure_line(path / ".gitattributes", GITATTRIBUTES)
         _ensure_line(path / ".gitignore", GITIGNORE)
         if repo.head() is None:
-            repo.git.run("symbolic-ref", "HEAD", f"refs/heads/{MAIN}")
+            repo.git.run("symbolic-ref", "HEAD", head_ref(MAIN))
             repo.commit(CommitKind.MANUAL, "start memsync history", allow_empty=True)
         else:
             # The whole index is committed: an untracked folder's removal goes too.
@@ -203,7 +206,7 @@ class MemoryRepo:
 
     def branches(self, prefix: str = "") -> dict[str, str]:
         """Branch name → commit, for branches starting with ``prefix`` (e.g. ``dream/``)."""
-        return self.refs(f"refs/heads/{prefix}", strip="refs/heads/")
+        return self.refs(head_ref(prefix), strip=head_ref(""))
 
     def refs(self, prefix: str, *, strip: str = "") -> dict[str, str]:
         output = self.git.run("for-each-ref", "--format=%(objectname) %(refname)", prefix)
@@ -577,7 +580,7 @@ class MemoryRepo:
         message = format_message(
             CommitKind.REVERT,
             summary or f'revert "{info.summary}"',
-            [("Memsync-Reverts", target), *trailers],
+            [REVERTS(target), *trailers],
         )
         with self.lock.held():
             self.recover(clean=True)
