@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
 from memsync.dream.adoption import revert as revert_dream
-from memsync.store import MAIN, CommitInfo, CommitKind, MemoryRepo, StoreError
+from memsync.store import MAIN, CommitInfo, CommitKind, MemoryRepo, StoreError, trailers
 
 from ..access import project_for
 from ..models import Role
@@ -27,8 +27,6 @@ from ..sync import identity_for
 from .snapshot import open_repo, repo_or_404
 
 PER_PAGE = 30
-REVERTS_TRAILER = "Memsync-Reverts"
-DREAM_TRAILER = "Memsync-Dream"
 _SHA = re.compile(r"^[0-9a-f]{7,40}$")
 
 
@@ -49,16 +47,16 @@ def reverts_on_main(repo: MemoryRepo) -> dict[str, str]:
     if isinstance(found, dict):
         return found
     reverts: dict[str, str] = {}
-    for commit in repo.commits_with_trailers(REVERTS_TRAILER):
+    for commit in repo.commits_with_trailers(trailers.REVERTS):
         if commit.kind == CommitKind.REVERT:
-            for target in commit.trailer_values(REVERTS_TRAILER):
+            for target in trailers.REVERTS.values(commit):
                 reverts.setdefault(target, commit.sha)
     cache.set(key, reverts, timeout=24 * 3600)
     return reverts
 
 
 def is_adopted_dream(commit: CommitInfo) -> bool:
-    return commit.is_merge and commit.trailer(DREAM_TRAILER) is not None
+    return commit.is_merge and trailers.DREAM.last(commit) is not None
 
 
 def revert_refusal(repo: MemoryRepo, commit: CommitInfo) -> str | None:
@@ -130,7 +128,7 @@ def commit_detail(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
             "diff": diff,
             "revertable": refusal is None,
             "reverted_by": reverts_on_main(repo).get(commit.sha),
-            "reverts": commit.trailer(REVERTS_TRAILER),
+            "reverts": trailers.REVERTS.last(commit),
             "tab": "history",
         },
     )

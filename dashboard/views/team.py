@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from memsync.store import MAIN, CommitInfo, MemoryRepo, StoreError
+from memsync.store import MAIN, CommitInfo, MemoryRepo, StoreError, refs, trailers
 from memsync.store.diff import SideBySideRow, side_by_side
 
 from ..access import ProjectAccess, project_for
@@ -26,9 +26,6 @@ from ..forms import ResolveForm
 from ..models import ConflictItem, ConflictStatus, Role
 from ..sync import resolve_conflict
 from .snapshot import open_repo, repo_or_404
-
-MEMBER_PREFIX = "members/"
-MEMBER_TRAILER = "Memsync-Member"
 
 
 @dataclass(frozen=True)
@@ -52,8 +49,8 @@ def last_merges(repo: MemoryRepo) -> dict[str, CommitInfo]:
     if isinstance(found, dict):
         return found
     merges: dict[str, CommitInfo] = {}
-    for commit in repo.commits_with_trailers(MEMBER_TRAILER, first_parent=True):
-        member = commit.trailer(MEMBER_TRAILER)
+    for commit in repo.commits_with_trailers(trailers.MEMBER, first_parent=True):
+        member = trailers.MEMBER.last(commit)
         if commit.is_merge and member and member not in merges:
             merges[member] = commit
     cache.set(key, merges, timeout=24 * 3600)
@@ -63,8 +60,8 @@ def last_merges(repo: MemoryRepo) -> dict[str, CommitInfo]:
 def member_branches(repo: MemoryRepo) -> list[MemberBranch]:
     merges = last_merges(repo)
     rows = []
-    for branch, commit in sorted(repo.branches(MEMBER_PREFIX).items()):
-        username = branch.removeprefix(MEMBER_PREFIX)
+    for branch, commit in sorted(repo.branches(refs.MEMBERS).items()):
+        username = branch.removeprefix(refs.MEMBERS)
         ahead, behind = repo.ahead_behind(branch, MAIN)
         rows.append(MemberBranch(username, branch, commit, ahead, behind, merges.get(username)))
     return rows
@@ -118,16 +115,17 @@ class ConflictSides:
 
 
 def conflict_sides(repo: MemoryRepo, conflict: ConflictItem) -> ConflictSides:
-    mine = _text(repo, conflict.ours_commit, conflict.path)
-    theirs = _text(repo, conflict.theirs_commit, conflict.path)
+    main_side = _text(repo, conflict.main_commit, conflict.path)
+    member_side = _text(repo, conflict.member_commit, conflict.path)
     current = _text(repo, MAIN, conflict.path)
     return ConflictSides(
-        main_text=mine,
-        member_text=theirs,
+        main_text=main_side,
+        member_text=member_side,
         current_text=current,
-        changed_since=current != mine,
+        changed_since=current != main_side,
         rows=side_by_side(
-            mine or "", repo.file_diff(conflict.path, conflict.ours_commit, conflict.theirs_commit)
+            main_side or "",
+            repo.file_diff(conflict.path, conflict.main_commit, conflict.member_commit),
         ),
         resolved_at=conflict.resolved_at,
     )
@@ -157,7 +155,7 @@ def conflict_detail(request: HttpRequest, slug: str, conflict_id: int) -> HttpRe
     access = project_for(request, slug)
     conflict = _conflict_or_404(access, conflict_id)
     repo = repo_or_404(access.project.repo_dir)
-    initial = _text(repo, conflict.theirs_commit, conflict.path) or ""
+    initial = _text(repo, conflict.member_commit, conflict.path) or ""
     return _conflict_page(request, access, conflict, ResolveForm(initial={"content": initial}))
 
 

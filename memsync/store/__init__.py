@@ -1,7 +1,8 @@
 """The Git store: one memory directory as a repository, written only through memsync's verbs.
 
-Nothing outside this package runs ``git`` (tests/test_architecture.py), with the two
-exceptions that test names and explains.
+The Git naming contract lives here too: ref names in `memsync.store.refs`, commit
+trailers in `memsync.store.trailers`. Nothing outside this package runs ``git``
+(tests/test_git_boundary.py), with the exceptions that test names and explains.
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .diff import Diff, DiffLine, FileDiff, Hunk, LineKind
-    from .gitcmd import GitError
-    from .history import CommitInfo, CommitKind, FileStat
-    from .repo import (
+    from memsync.store.diff import Diff, DiffLine, FileDiff, Hunk, LineKind
+    from memsync.store.gitcmd import GitError
+    from memsync.store.history import CommitInfo, CommitKind, FileStat
+    from memsync.store.refs import MAIN
+    from memsync.store.repo import (
         EMPTY_TREE,
         LOCK_FILE_NAME,
-        MAIN,
         BlameLine,
         ConflictedFile,
         Identity,
@@ -24,10 +25,11 @@ if TYPE_CHECKING:
         MergeResult,
         StoreError,
     )
-    from .tags import TagInfo
+    from memsync.store.tags import TagInfo
 
-# Loaded on first use: a Claude Code hook or a push hook that needs one small module
-# (``memsync.store.gitcmd``, ``memsync.store.objects``) must not pay for the rest.
+# Loaded on first use: a Claude Code hook that only needs a ref name from
+# `memsync.store.refs`, or the runner, and a push hook reading its objects must not pay
+# for the repository class and its imports.
 _SOURCES = {
     "Diff": "memsync.store.diff",
     "DiffLine": "memsync.store.diff",
@@ -38,9 +40,9 @@ _SOURCES = {
     "CommitInfo": "memsync.store.history",
     "CommitKind": "memsync.store.history",
     "FileStat": "memsync.store.history",
+    "MAIN": "memsync.store.refs",
     "EMPTY_TREE": "memsync.store.repo",
     "LOCK_FILE_NAME": "memsync.store.repo",
-    "MAIN": "memsync.store.repo",
     "BlameLine": "memsync.store.repo",
     "ConflictedFile": "memsync.store.repo",
     "Identity": "memsync.store.repo",

@@ -13,7 +13,8 @@ from enum import StrEnum
 from itertools import zip_longest
 from pathlib import PurePosixPath
 
-INDEX_NAME = "MEMORY.md"
+from memsync.memory.index import INDEX_FILENAME
+
 _HUNK_HEADER = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$")
 _STATUS = {"A": "added", "D": "deleted", "M": "modified", "T": "type-changed"}
 
@@ -57,7 +58,7 @@ class FileDiff:
 
     @property
     def is_index(self) -> bool:
-        return PurePosixPath(self.path).name == INDEX_NAME
+        return PurePosixPath(self.path).name == INDEX_FILENAME
 
     @property
     def empty(self) -> bool:
@@ -236,7 +237,7 @@ def _text(raw: bytes) -> str:
 class SideBySideRow:
     """One row of two versions shown side by side; a side is None where it has no line."""
 
-    kind: str  # same, changed, mine-only (left only), theirs-only (right only)
+    kind: str  # same, changed, left-only, right-only
     left_number: int | None
     left: str | None
     right_number: int | None
@@ -284,7 +285,7 @@ def _same(lines: list[str], start: int, stop: int, shift: int) -> list[SideBySid
 
 
 def _pair(mine: DiffLine | None, theirs: DiffLine | None) -> SideBySideRow:
-    kind = "changed" if mine and theirs else ("mine-only" if mine else "theirs-only")
+    kind = "changed" if mine and theirs else ("left-only" if mine else "right-only")
     return SideBySideRow(
         kind,
         mine.old_number if mine else None,

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from .trailers import KIND
+
 
 class CommitKind(StrEnum):
     EXTRACT = "extract"
@@ -26,7 +28,6 @@ class CommitKind(StrEnum):
     CONFIRM = "confirm"
 
 
-KIND_TRAILER = "Memsync-Kind"
 _TRAILER_LINE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9-]*): (.*)$")
 
 
@@ -72,7 +73,7 @@ class CommitInfo:
 
     @property
     def kind(self) -> str | None:
-        explicit = self.trailer(KIND_TRAILER)
+        explicit = KIND.last(self)
         if explicit:
             return explicit
         head = self.subject.split(":", 1)[0]
@@ -114,7 +115,7 @@ def format_message(
     """The paragraphs of a memsync commit message: ``kind: summary``, an optional body,
     then the trailers."""
     subject = " ".join(f"{kind}: {summary}".split())
-    lines = [f"{KIND_TRAILER}: {kind}"]
+    lines = [f"{KIND.name}: {kind}"]
     for key, value in trailers:
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9-]*", key):
             raise ValueError(f"trailer key {key!r} must be letters, digits and '-'")

@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 
 from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
+from memsync.memory.index import INDEX_FILENAME
 
 from .ages import first_parent_ages
 from .diff import Diff, FileDiff, parse_diff
@@ -31,13 +32,15 @@ from .history import (
 )
 from .lock import RepoLock
 from .recovery import clear_interrupted, is_server_owned, mark_server_owned
+from .refs import MAIN, head_ref
 from .tags import TagInfo, parse_tagger, tag_text
+from .trailers import REVERTS, Trailer
 
-MAIN = "main"
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 LOCK_FILE_NAME = ".consolidate-lock"
 MERGE_DRIVER_NAME = "memsync-index"
-GITATTRIBUTES = f"MEMORY.md merge={MERGE_DRIVER_NAME}\n"
+MERGE_DRIVER_DESCRIPTION = f"memsync {INDEX_FILENAME} entry merge"
+GITATTRIBUTES = f"{INDEX_FILENAME} merge={MERGE_DRIVER_NAME}\n"
 GITIGNORE = f"{LOCK_FILE_NAME}\n"
 DEFAULT_IDENTITY = ("memsync", "memsync@localhost")
 _LOCK_RETRIES = 5
@@ -148,7 +151,7 @@ class MemoryRepo:
             _ensure_line(info / "exclude", f"/{folder.strip('/')}/\n")
             if repo.head() is not None:
                 repo._git.run("rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", folder)
-        repo._git.run("config", f"merge.{MERGE_DRIVER_NAME}.name", "memsync MEMORY.md entry merge")
+        repo._git.run("config", f"merge.{MERGE_DRIVER_NAME}.name", MERGE_DRIVER_DESCRIPTION)
         repo._git.run(
             "config", f"merge.{MERGE_DRIVER_NAME}.driver", driver_command or merge_driver_command()
         )
@@ -159,7 +162,7 @@ class MemoryRepo:
         _ensure_line(path / ".gitattributes", GITATTRIBUTES)
         _ensure_line(path / ".gitignore", GITIGNORE)
         if repo.head() is None:
-            repo._git.run("symbolic-ref", "HEAD", f"refs/heads/{MAIN}")
+            repo._git.run("symbolic-ref", "HEAD", head_ref(MAIN))
             repo.commit(CommitKind.MANUAL, "start memsync history", allow_empty=True)
         else:
             # The whole index is committed: an untracked folder's removal goes too.
@@ -239,7 +242,7 @@ class MemoryRepo:
 
     def branches(self, prefix: str = "") -> dict[str, str]:
         """Branch name → commit, for branches starting with ``prefix`` (e.g. ``dream/``)."""
-        return self.refs(f"refs/heads/{prefix}", strip="refs/heads/")
+        return self.refs(head_ref(prefix), strip=head_ref(""))
 
     def refs(self, prefix: str, *, strip: str = "") -> dict[str, str]:
         output = self._git.run("for-each-ref", "--format=%(objectname) %(refname)", prefix)
@@ -399,12 +402,15 @@ class MemoryRepo:
         return {info.sha: info for info in parse_log(output)}
 
     def commits_with_trailers(
-        self, *trailers: str, rev: str = MAIN, first_parent: bool = False
+        self, *trailers: Trailer, rev: str = MAIN, first_parent: bool = False
     ) -> list[CommitInfo]:
-        """Commits reachable from ``rev`` whose message has a line ``<trailer>: …`` for
-        any of ``trailers``, newest first, without file stats: git does the filtering,
-        so a long history costs one process."""
-        args = ["log", f"--format={LOG_FORMAT}", *(f"--grep=^{name}: " for name in trailers)]
+        """Commits reachable from ``rev`` carrying any of ``trailers``, newest first,
+        without file stats: git does the filtering, so a long history costs one process."""
+        args = [
+            "log",
+            f"--format={LOG_FORMAT}",
+            *(f"--grep={trailer.grep}" for trailer in trailers),
+        ]
         if first_parent:
             args.append("--first-parent")
         return parse_log(self._git.run_bytes(*args, rev, "--"))
@@ -665,7 +671,7 @@ class MemoryRepo:
         message = format_message(
             CommitKind.REVERT,
             summary or f'revert "{info.summary}"',
-            [("Memsync-Reverts", target), *trailers],
+            [REVERTS(target), *trailers],
         )
         with self.lock.held():
             self.recover(clean=True)

@@ -6,10 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memsync.store import MAIN, CommitInfo, MemoryRepo
-
-MEMBERS_REFS = "refs/heads/members/"
-EXTRACTIONS_REFS = "refs/heads/extractions/"
-DREAM_REFS = "refs/heads/dream/"
+from memsync.store.refs import DREAMS, MEMBERS, branch_of, head_ref
 
 
 @dataclass(frozen=True)
@@ -26,18 +23,19 @@ class TeamStatus:
     proposals: list[BranchState]
 
 
-def unmerged_members(repo: MemoryRepo, prefix: str = MEMBERS_REFS) -> list[str]:
+def unmerged_members(repo: MemoryRepo, prefix: str = MEMBERS) -> list[str]:
     """Usernames whose ``members/<user>`` branch (or, with ``prefix``, another per-user
     branch such as ``extractions/<user>``) holds commits ``main`` lacks: one
     ``git for-each-ref`` call, for the sweep that re-queues merges a hook could not."""
-    return [ref.removeprefix(prefix) for ref, _ in repo.unmerged_refs(prefix)]
+    refs = head_ref(prefix)
+    return [ref.removeprefix(refs) for ref, _ in repo.unmerged_refs(refs)]
 
 
 def unmerged_branches(repo: MemoryRepo, prefix: str) -> list[BranchState]:
-    """Branches under ``prefix`` (a ``refs/heads/…/`` path) that ``main`` does not contain."""
+    """Branches under ``prefix`` (such as ``members/``) that ``main`` does not contain."""
     return [
-        BranchState(ref.removeprefix("refs/heads/"), sha, repo.ahead_behind(sha, MAIN)[0])
-        for ref, sha in repo.unmerged_refs(prefix)
+        BranchState(branch_of(ref), sha, repo.ahead_behind(sha, MAIN)[0])
+        for ref, sha in repo.unmerged_refs(head_ref(prefix))
     ]
 
 
@@ -45,6 +43,6 @@ def team_status(repo: MemoryRepo) -> TeamStatus:
     main = repo.rev_parse(MAIN)
     return TeamStatus(
         main=repo.commit_info(main) if main else None,
-        pending_merges=unmerged_branches(repo, MEMBERS_REFS),
-        proposals=unmerged_branches(repo, DREAM_REFS),
+        pending_merges=unmerged_branches(repo, MEMBERS),
+        proposals=unmerged_branches(repo, DREAMS),
     )

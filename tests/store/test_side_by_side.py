@@ -48,19 +48,19 @@ def test_it_shows_lines_far_from_any_change_and_numbers_each_side_on_its_own(rep
 
     rows = rows_between(repo, left, right)
 
-    assert rows[0] == SideBySideRow("theirs-only", None, None, 1, "new first")
+    assert rows[0] == SideBySideRow("right-only", None, None, 1, "new first")
     assert rows[1] == SideBySideRow("same", 1, "line 1", 2, "line 1")
     assert SideBySideRow("same", 10, "line 10", 11, "line 10") in rows  # between the hunks
-    assert SideBySideRow("mine-only", 15, "line 15", None, None) in rows
+    assert SideBySideRow("left-only", 15, "line 15", None, None) in rows
     assert rows[-1] == SideBySideRow("same", 20, "line 20", 20, "line 20")
 
 
 def test_a_side_without_the_file_shows_every_line_on_the_other(repo):
     assert rows_between(repo, None, "a\nb") == [
-        SideBySideRow("theirs-only", None, None, 1, "a"),
-        SideBySideRow("theirs-only", None, None, 2, "b"),
+        SideBySideRow("right-only", None, None, 1, "a"),
+        SideBySideRow("right-only", None, None, 2, "b"),
     ]
-    assert [row.kind for row in rows_between(repo, "a\nb\n", None)] == ["mine-only"] * 2
+    assert [row.kind for row in rows_between(repo, "a\nb\n", None)] == ["left-only"] * 2
 
 
 def test_the_same_text_on_both_sides_is_all_same_rows(repo):
@@ -89,8 +89,8 @@ def test_each_side_reads_back_in_order_with_consecutive_numbers(repo, left, righ
     theirs = [(row.right_number, row.right) for row in rows if row.right is not None]
     assert mine == list(enumerate(left_text.splitlines(), start=1))
     assert theirs == list(enumerate(right_text.splitlines(), start=1))
-    sides = {"same": (True, True), "changed": (True, True), "mine-only": (True, False),
-             "theirs-only": (False, True)}  # fmt: skip
+    sides = {"same": (True, True), "changed": (True, True), "left-only": (True, False),
+             "right-only": (False, True)}  # fmt: skip
     for row in rows:
         assert sides[row.kind] == (row.left is not None, row.right is not None)
         assert row.kind != "same" or row.left == row.right
