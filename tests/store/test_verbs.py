@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memsync.store import MAIN, CommitKind, GitError, Identity, MemoryRepo
+from memsync.store import MAIN, CommitKind, GitError, Identity, MemoryRepo, trailers
 from memsync.store.plumbing import ensure_config, git_version, head_commit
 
 ALICE = Identity("Alice Maintainer", "alice@example.com")
@@ -37,11 +37,11 @@ def test_a_refused_push_raises_with_what_the_remote_said(repo, tmp_path):
 
 
 def test_commits_with_trailers_finds_only_the_commits_carrying_one(repo):
-    repo.apply({"a.md": b"a\n"}, CommitKind.MANUAL, "a", [("Memsync-Member", "bob")])
+    repo.apply({"a.md": b"a\n"}, CommitKind.MANUAL, "a", [trailers.MEMBER("bob")])
     repo.apply({"b.md": b"b\n"}, CommitKind.MANUAL, "b")
-    repo.apply({"c.md": b"c\n"}, CommitKind.MANUAL, "c", [("Memsync-Reverts", "0" * 40)])
+    repo.apply({"c.md": b"c\n"}, CommitKind.MANUAL, "c", [trailers.REVERTS("0" * 40)])
 
-    found = repo.commits_with_trailers("Memsync-Member", "Memsync-Reverts")
+    found = repo.commits_with_trailers(trailers.MEMBER, trailers.REVERTS)
 
     assert [commit.summary for commit in found] == ["c", "a"]
 
