@@ -3,7 +3,19 @@
 
 from django.urls import path, re_path
 
-from .views import activity, history, members, memories, progress, projects, proposals, team, tokens
+from .views import (
+    activity,
+    history,
+    members,
+    memories,
+    overview,
+    progress,
+    projects,
+    proposals,
+    search,
+    team,
+    tokens,
+)
 
 app_name = "dashboard"
 
@@ -19,6 +31,8 @@ urlpatterns = [
     path("p/<slug:slug>/", memories.memory_index, name="index"),
     path("p/<slug:slug>/memory/<path:path>", memories.memory_detail, name="memory"),
     path("p/<slug:slug>/blame/<path:path>", memories.memory_blame, name="blame"),
+    path("p/<slug:slug>/search/", search.memory_search, name="search"),
+    path("p/<slug:slug>/overview/", overview.overview, name="overview"),
     # History
     path("p/<slug:slug>/history/", history.history, name="history"),
     re_path(rf"^p/{SLUG}/commits/{SHA}/$", history.commit_detail, name="commit"),

@@ -146,6 +146,10 @@ RULES: dict[str, Rule] = {
     "dashboard:memory": Rule(lambda s: ["acme", "notes.md"], page()),
     "dashboard:blame": Rule(lambda s: ["acme", "notes.md"], page()),
     "dashboard:history": Rule(acme, page()),
+    "dashboard:search": Rule(
+        acme, (Case("GET", READ, query="q=notes"), Case("POST", NOT_THIS_METHOD))
+    ),
+    "dashboard:overview": Rule(acme, page()),
     "dashboard:activity": Rule(acme, page()),
     "dashboard:commit": Rule(lambda s: ["acme", s.extraction], page()),
     "dashboard:commit-revert": Rule(
