@@ -9,7 +9,6 @@ from datetime import datetime
 
 WIDTH, HEIGHT = 560, 180
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 26  # room for the axis labels
-Y_TICKS = 4
 X_TICKS = 4
 
 
@@ -49,8 +48,12 @@ def line_chart(
     points: Sequence[tuple[datetime, float]],
     unit: str = "",
     limit: float | None = None,
+    *,
+    steps: bool = False,
 ) -> LineChart | None:
-    """A chart of ``points`` (time, value); None when there is nothing to draw."""
+    """A chart of ``points`` (time, value); None when there is nothing to draw. With
+    ``steps`` a value holds until the next point (a count changes at a commit, it does
+    not slide towards the next one)."""
     if not points:
         return None
     start, end = points[0][0].timestamp(), points[-1][0].timestamp()
@@ -65,12 +68,19 @@ def line_chart(
         return round(HEIGHT - BOTTOM - (HEIGHT - TOP - BOTTOM) * value / top, 1)
 
     coords = [(x(moment), y(value)) for moment, value in points]
+    if steps:
+        coords = [
+            corner
+            for before, after in zip(coords, coords[1:], strict=False)
+            for corner in (before, (after[0], before[1]))
+        ] + coords[-1:]
     if len(coords) == 1:  # one commit: a flat line across the plot
         coords = [(float(LEFT), coords[0][1]), (float(WIDTH - RIGHT), coords[0][1])]
     line = " ".join(f"{cx},{cy}" for cx, cy in coords)
     floor = HEIGHT - BOTTOM
     area = f"{coords[0][0]},{floor} {line} {coords[-1][0]},{floor}"
-    y_ticks = [Tick(y(top * i / Y_TICKS), _number(top * i / Y_TICKS)) for i in range(Y_TICKS + 1)]
+    count = _tick_count(top)
+    y_ticks = [Tick(y(top * i / count), _number(top * i / count)) for i in range(count + 1)]
     moments = [points[0][0]] if start == end else [
         datetime.fromtimestamp(start + span * i / X_TICKS, tz=points[0][0].tzinfo)
         for i in range(X_TICKS + 1)
@@ -79,6 +89,11 @@ def line_chart(
     latest = f"{_number(points[-1][1])}{unit}"
     limit_tick = Tick(y(limit), f"limit {_number(limit)}") if limit is not None else None
     return LineChart(title, line, area, y_ticks, x_ticks, latest, limit_tick)
+
+
+def _tick_count(top: float) -> int:
+    """How many steps divide the axis into whole numbers (top is 1, 2 or 5 × 10ⁿ)."""
+    return next((n for n in (5, 4, 2) if top >= n and (top / n).is_integer()), 1)
 
 
 def _round_up(value: float) -> float:

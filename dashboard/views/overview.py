@@ -66,11 +66,12 @@ def authors(overview: Overview, people: People) -> list[AuthorRow]:
 def charts(overview: Overview) -> list[LineChart]:
     samples = overview.samples
     found = [
-        line_chart("Memories", [(s.when, s.memories) for s in samples]),
+        line_chart("Memories", [(s.when, s.memories) for s in samples], steps=True),
         line_chart(
             "Index size (lines of MEMORY.md)",
             [(s.when, s.index_lines) for s in samples],
             limit=MAX_INDEX_LINES,
+            steps=True,
         ),
         line_chart(
             "Freshness (median age of the memories, days)",

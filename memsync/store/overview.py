@@ -127,11 +127,12 @@ def _overview(
     is_memory: Callable[[str], bool],
     index_path: str,
 ) -> Overview:
-    picks = _sample_positions([step.time for step in steps], SAMPLES)
+    clock = _monotonic([step.time for step in steps])
+    picks = _sample_positions(clock, SAMPLES)
     present: dict[str, float] = {}  # memory path → time of its last change
     last: dict[str, LastChange] = {}
     index_blob = _NULL_BLOB
-    taken: list[tuple[_Step, int, str, float | None]] = []
+    taken: list[tuple[float, _Step, int, str, float | None]] = []
     wanted = set(picks)
     for position, step in enumerate(steps):
         for path, blob in step.changes:
@@ -143,7 +144,7 @@ def _overview(
                 present.pop(path, None)
                 last.pop(path, None)
             else:
-                present[path] = step.time
+                present[path] = clock[position]
                 last[path] = LastChange(
                     step.sha,
                     datetime.fromtimestamp(step.time, tz=UTC),
@@ -152,40 +153,46 @@ def _overview(
                     step.kind,
                 )
         if position in wanted:
-            ages = [(step.time - changed) / _DAY for changed in present.values()]
+            ages = [(clock[position] - changed) / _DAY for changed in present.values()]
             median = round(statistics.median(ages), 1) if ages else None
-            taken.append((step, len(present), index_blob, median))
-    sizes = _index_sizes(repo, {blob for _, _, blob, _ in taken if blob != _NULL_BLOB})
+            taken.append((clock[position], step, len(present), index_blob, median))
+    sizes = _index_sizes(repo, {blob for _, _, _, blob, _ in taken if blob != _NULL_BLOB})
     samples = [
         Sample(
-            datetime.fromtimestamp(step.time, tz=UTC),
+            datetime.fromtimestamp(moment, tz=UTC),
             step.sha,
             count,
             *sizes.get(blob, (0, 0)),
             median,
         )
-        for step, count, blob, median in taken
+        for moment, step, count, blob, median in taken
     ]
     return Overview(head, len(steps), samples, last)
 
 
-def _sample_positions(times: list[float], count: int) -> list[int]:
+def _monotonic(times: list[float]) -> list[float]:
+    """Commit times made non-decreasing along the branch: each commit is taken to be no
+    later than the one after it. A clock that stepped back, or history imported with old
+    dates after a fresh set-up commit, then squeezes the odd commit instead of
+    stretching the whole time axis to it."""
+    clock = list(times)
+    for position in range(len(clock) - 2, -1, -1):
+        clock[position] = min(clock[position], clock[position + 1])
+    return clock
+
+
+def _sample_positions(clock: list[float], count: int) -> list[int]:
     """Indexes of the commits standing at ``count`` evenly spaced moments from the first
-    commit to the last: the last commit at or before each moment (the final one always)."""
-    if not times:
+    commit to the last on a non-decreasing ``clock``: the last commit at or before each
+    moment (the final one always)."""
+    if not clock:
         return []
-    # Committer clocks can step back; a running maximum keeps the search well defined.
-    running = []
-    top = times[0]
-    for moment in times:
-        top = max(top, moment)
-        running.append(top)
-    start, end = running[0], running[-1]
+    start, end = clock[0], clock[-1]
     if count <= 1 or end == start:
-        return [len(times) - 1]
+        return [len(clock) - 1]
     moments = [start + (end - start) * i / (count - 1) for i in range(count)]
-    positions = {bisect.bisect_right(running, moment) - 1 for moment in moments}
-    return sorted(positions | {len(times) - 1})
+    positions = {bisect.bisect_right(clock, moment) - 1 for moment in moments}
+    return sorted(positions | {len(clock) - 1})
 
 
 def _index_sizes(repo: MemoryRepo, blobs: set[str]) -> dict[str, tuple[int, int]]:

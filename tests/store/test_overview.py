@@ -134,3 +134,17 @@ def test_changes_since_lists_main_first_parent_commits_after_a_moment(repo):
 
     assert [[f.path for f in c.files] for c in recent] == [["new.md"]]
     assert recent[0].author_email == "alice@example.com"
+
+
+def test_a_commit_dated_after_the_history_that_follows_it_does_not_stretch_the_axis(tmp_path):
+    repo = MemoryRepo.init(tmp_path / "memory")  # its set-up commit is dated today
+    commit_on(repo, 0, {"a.md": b"a\n"}, "extract", BOB)
+    commit_on(repo, 30, {"b.md": b"b\n"}, "extract", BOB)
+    head = repo.head()
+    assert head is not None
+
+    samples = branch_overview(repo, head, is_memory, "MEMORY.md").samples
+
+    assert samples[0].when == START and samples[-1].when == START + timedelta(days=30)
+    assert [s.when for s in samples] == sorted(s.when for s in samples)
+    assert samples[-1].median_age_days == 15.0
