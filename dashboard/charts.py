@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import pairwise
 
 WIDTH, HEIGHT = 560, 180
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 26  # room for the axis labels
@@ -71,7 +72,7 @@ def line_chart(
     if steps:
         coords = [
             corner
-            for before, after in zip(coords, coords[1:], strict=False)
+            for before, after in pairwise(coords)
             for corner in (before, (after[0], before[1]))
         ] + coords[-1:]
     if len(coords) == 1:  # one commit: a flat line across the plot
