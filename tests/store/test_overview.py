@@ -111,6 +111,27 @@ def test_it_reads_the_cache_until_the_branch_moves(repo):
     assert second in cache.read_text()
 
 
+def test_walking_on_from_the_cache_gives_what_a_whole_walk_gives(repo):
+    for day in range(0, 60, 3):
+        commit_on(
+            repo,
+            day,
+            {f"m{day % 9}.md": f"{day}\n".encode(), "MEMORY.md": f"{day}\n".encode() * (day + 1)},
+            "extract",
+            BOB,
+        )
+        head = repo.head()
+        assert head is not None
+        step_by_step = branch_overview(repo, head, is_memory, "MEMORY.md")
+    cache = repo.path / ".git" / "memsync" / CACHE_NAME
+    cache.unlink()
+
+    whole = branch_overview(repo, head, is_memory, "MEMORY.md")
+
+    assert step_by_step == whole
+    assert whole.samples[-1].index_lines == 58
+
+
 def test_a_long_history_is_sampled_to_a_fixed_number_of_points(repo):
     for day in range(120):
         commit_on(repo, day, {f"m{day % 7}.md": f"{day}\n".encode()}, "extract", BOB)
