@@ -28,9 +28,11 @@ def details(commit: CommitInfo) -> list[commit_rows.Detail]:
     return commit_rows.details(commit)
 
 
-@register.filter
-def author_of(commit: CommitInfo, people: People | None) -> str:
-    """The author as one name per user (the commit's own name where no user matches)."""
-    if people is None:
+@register.simple_tag(takes_context=True)
+def author_of(context: template.Context, commit: CommitInfo) -> str:
+    """The author as one name per user, when the page knows its project's ``people``
+    (the commit's own name otherwise)."""
+    people = context.get("people")
+    if not isinstance(people, People):
         return commit.author_name or commit.author_email
     return people.who(commit.author_name, commit.author_email).name
