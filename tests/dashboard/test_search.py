@@ -3,8 +3,11 @@ the empty and no-result states, and the query length limit."""
 
 from __future__ import annotations
 
+import threading
+
 from django.urls import reverse
 
+from dashboard.recall_index import indexed
 from dashboard.search import MAX_QUERY_CHARS
 from tests.dashboard.world import commit_memories, entry, topic
 
@@ -89,3 +92,25 @@ def test_a_project_without_memory_says_there_is_nothing_to_search(world):
     page = world.client("carol").get(search_url("anything")).text
 
     assert "no memory on <code>main</code> yet" in page
+
+
+def test_each_thread_gets_its_own_index_of_a_commit(world):
+    """The index is an in-memory SQLite database: a threaded server must not hand one
+    thread's connection to another (SQLite refuses it)."""
+    seed(world)
+    repo = world.repo()
+    commit = repo.rev_parse("main")
+    assert commit is not None
+    found_elsewhere: list[str] = []
+
+    def search_in_a_thread() -> None:
+        _, index = indexed(repo, commit)
+        found_elsewhere.extend(hit.document.path for hit in index.search("deploys"))
+
+    thread = threading.Thread(target=search_in_a_thread)
+    thread.start()
+    thread.join()
+    _, index = indexed(repo, commit)
+
+    assert [hit.document.path for hit in index.search("deploys")] == found_elsewhere
+    assert found_elsewhere[:1] == ["deploys.md"]
