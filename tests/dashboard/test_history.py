@@ -86,6 +86,10 @@ def test_a_revert_of_a_revert_reads_once(world):
 
     assert "revert revert" not in page and 'revert "' not in page
     assert "undid “undid “saved a””" in page
+    top = repo.rev_parse("main")
+    assert top is not None
+    commit_page = world.client("carol").get(commit_url(top)).content.decode()
+    assert "</span> undid “undid “saved a””</h1>" in commit_page
 
 
 def test_it_filters_by_kind_author_and_file(world):
