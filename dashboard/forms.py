@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.models import User
+from django.core.validators import URLValidator
 from django.db.models import Q, QuerySet
 
 from memsync.memory import MEMORY_TYPES
 
-from .models import Membership, Role
+from .models import Membership, Role, WebhookFormat
 
 NO_TYPE = "none"
 
@@ -129,3 +130,27 @@ class ResolveForm(forms.Form):
         if data.get("choice") == "edit" and not data.get("content"):
             self.add_error("content", "Write the text to keep, or pick one side.")
         return data
+
+
+class WebhookForm(forms.Form):
+    """A project webhook: where events are POSTed, in which body, signed or not."""
+
+    url = forms.URLField(
+        max_length=500,
+        label="URL",
+        assume_scheme="https",
+        # The worker POSTs to it: no file:, ftp: or other schemes urllib would follow.
+        validators=[
+            URLValidator(
+                schemes=["http", "https"],
+                message="Enter an http:// or https:// URL: only those receive webhooks.",
+                code="not-http",  # not "invalid", which the field rewords as "Enter a valid URL."
+            )
+        ],
+    )
+    format = forms.ChoiceField(choices=WebhookFormat.choices, initial=WebhookFormat.SLACK)
+    secret = forms.CharField(
+        max_length=200,
+        required=False,
+        help_text="Optional: signs each body (X-Memsync-Signature: sha256=HMAC).",
+    )

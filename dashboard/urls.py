@@ -3,7 +3,18 @@
 
 from django.urls import path, re_path
 
-from .views import activity, history, members, memories, progress, projects, proposals, team, tokens
+from .views import (
+    activity,
+    history,
+    members,
+    memories,
+    notifications,
+    progress,
+    projects,
+    proposals,
+    team,
+    tokens,
+)
 
 app_name = "dashboard"
 
@@ -70,5 +81,17 @@ urlpatterns = [
         "p/<slug:slug>/members/<int:membership_id>/remove",
         members.member_remove,
         name="member-remove",
+    ),
+    # Notifications
+    path(
+        "p/<slug:slug>/notifications/",
+        notifications.notification_settings,
+        name="notifications",
+    ),
+    path("p/<slug:slug>/notifications/add", notifications.webhook_add, name="webhook-add"),
+    path(
+        "p/<slug:slug>/notifications/<int:webhook_id>/remove",
+        notifications.webhook_remove,
+        name="webhook-remove",
     ),
 ]
