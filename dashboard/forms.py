@@ -139,6 +139,7 @@ class WebhookForm(forms.Form):
         max_length=500,
         label="URL",
         assume_scheme="https",
+        widget=forms.URLInput(attrs={"size": 48, "placeholder": "https://hooks.slack.com/…"}),
         # The worker POSTs to it: no file:, ftp: or other schemes urllib would follow.
         validators=[
             URLValidator(
