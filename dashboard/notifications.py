@@ -38,6 +38,7 @@ from .models import (
 DELIVER_TASK = "dashboard.tasks.notify.deliver_notification"
 PUSH_REFUSED_TASK = "dashboard.tasks.notify.push_refused"
 SIGNATURE_HEADER = "X-Memsync-Signature"
+EMAIL_TARGET = "email: "
 # A receiver that takes longer is treated as down; the worker is not held for minutes.
 POST_TIMEOUT = 10
 _ERROR_CHARS = 500
@@ -60,7 +61,7 @@ def notify(
     targets: list[tuple[Webhook | None, str]] = [(h, h.url) for h in project.webhooks.all()]
     recipients = maintainer_emails(project) if settings.MEMSYNC_EMAIL_NOTIFICATIONS else []
     if recipients:
-        targets.append((None, "email: " + ", ".join(recipients)))
+        targets.append((None, EMAIL_TARGET + ", ".join(recipients)))
     ids = [
         Delivery.objects.create(
             project=project, webhook=hook, target=target, event=event, payload=payload
@@ -203,9 +204,8 @@ def _post(hook: Webhook, payload: dict[str, Any]) -> int:
 
 
 def _send_email(delivery: Delivery) -> None:
-    recipients = maintainer_emails(delivery.project)
-    if not recipients:
-        raise DeliveryError("the project has no maintainer with an email address")
+    # The addresses recorded when the event happened, as the deliveries page shows them.
+    recipients = delivery.target.removeprefix(EMAIL_TARGET).split(", ")
     payload = delivery.payload
     try:
         send_mail(

@@ -399,7 +399,8 @@ class TeamClone:
         if before == _UP_TO_DATE:
             result.commits, result.files, result.already_on_server = [], [], True
         elif before is not None:
-            known = [before, *[ref for ref in (self.remote_ref(MAIN),) if ref]]
+            main = self.remote_ref(MAIN)
+            known = [before, main] if main else [before]
             result.commits = self._unpushed(known)
             result.files = self._unpushed_files(known)
 
