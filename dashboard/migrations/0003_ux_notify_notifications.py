@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('dashboard', '0001_initial'),
+        ('dashboard', '0002_ux_review_proposal_review'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
