@@ -9,6 +9,7 @@ from .views import (
     history,
     members,
     memories,
+    notifications,
     overview,
     progress,
     projects,
@@ -105,5 +106,17 @@ urlpatterns = [
         "p/<slug:slug>/members/<int:membership_id>/remove",
         members.member_remove,
         name="member-remove",
+    ),
+    # Notifications
+    path(
+        "p/<slug:slug>/notifications/",
+        notifications.notification_settings,
+        name="notifications",
+    ),
+    path("p/<slug:slug>/notifications/add", notifications.webhook_add, name="webhook-add"),
+    path(
+        "p/<slug:slug>/notifications/<int:webhook_id>/remove",
+        notifications.webhook_remove,
+        name="webhook-remove",
     ),
 ]
