@@ -27,7 +27,7 @@ from pathlib import Path
 from memsync.dream.dedupe import facts
 from memsync.memory import INDEX_FILENAME, MemoryDirectory, MemoryFile, is_topic_path
 from memsync.recall.manifest import directory_documents
-from memsync.recall.rank import RecallIndex
+from memsync.recall.rank import Analysis, RecallDocument, RecallIndex
 from memsync.recall.recall import recall
 
 CANARIES_TRAILER = "Memsync-Canaries"
@@ -127,21 +127,32 @@ def read_tree(root: Path) -> dict[str, bytes]:
     }
 
 
+@dataclass
+class _Shared:
+    """What both sides work out for the memories a dream left as they were: each
+    memory's terms for its recall index, and each file's facts (by content)."""
+
+    analyses: dict[RecallDocument, Analysis] = field(default_factory=dict)
+    facts: dict[bytes, frozenset[str]] = field(default_factory=dict)
+
+
 class _Tree:
     """One side of the comparison: memories, their recall index, their facts."""
 
-    def __init__(self, blobs: Mapping[str, bytes], ages: Mapping[str, datetime]) -> None:
+    def __init__(
+        self, blobs: Mapping[str, bytes], ages: Mapping[str, datetime], shared: _Shared
+    ) -> None:
         self.blobs = blobs
         directory = MemoryDirectory.from_files(None, blobs)
         self.memories = directory.files
-        self.index = RecallIndex(directory_documents(directory, ages))
-        self._facts: dict[str, frozenset[str]] = {}
+        self.index = RecallIndex(directory_documents(directory, ages), analyses=shared.analyses)
+        self._facts = shared.facts
 
     def facts_of(self, path: str) -> frozenset[str]:
-        if path not in self._facts:
-            data = self.blobs.get(path, b"").decode("utf-8", "replace")
-            self._facts[path] = facts(data)
-        return self._facts[path]
+        data = self.blobs.get(path, b"")
+        if data not in self._facts:
+            self._facts[data] = facts(data.decode("utf-8", "replace"))
+        return self._facts[data]
 
     def answers(self, question: str, now: datetime) -> frozenset[str]:
         result = recall(self.index, question, read=self.blobs.get, now=now)
@@ -158,7 +169,8 @@ def run_canaries(
     now: datetime,
 ) -> CanaryResult:
     """Ask main's canaries of both trees (path → bytes of topic files and index)."""
-    main, dream = _Tree(before, ages), _Tree(after, ages)
+    shared = _Shared()
+    main, dream = _Tree(before, ages, shared), _Tree(after, ages, shared)
     questions = canaries_of(main.memories)
     result = CanaryResult(len(questions), 0, 0)
     for canary in questions:

@@ -88,7 +88,7 @@ CREATE INDEX IF NOT EXISTS aliases_by_file ON aliases (file);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
 """
 
-__all__ = ["RecallDocument", "RecallIndex", "ScoredDocument", "tokenize"]
+__all__ = ["Analysis", "RecallDocument", "RecallIndex", "ScoredDocument", "tokenize"]
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,10 @@ class RecallDocument:
     body: str
     type: str | None
     modified: datetime
+
+
+# A document's terms: name, description and body, and the abbreviations it defines.
+Analysis = tuple[Counter[str], Counter[str], Counter[str], set[tuple[str, str]]]
 
 
 @dataclass(frozen=True)
@@ -121,10 +125,19 @@ class RecallIndex:
 
     ``RecallIndex(documents)`` builds in memory; ``RecallIndex.on(connection)`` uses
     a database kept elsewhere (on disk) that `add`/`remove` keep up to date.
+    `analyses` (document → its terms), shared between indexes of nearly the same
+    memories (a dream's canaries index ``main`` and the dream's tree), analyses each
+    document once for all of them.
     """
 
-    def __init__(self, documents: Iterable[RecallDocument] = ()) -> None:
+    def __init__(
+        self,
+        documents: Iterable[RecallDocument] = (),
+        *,
+        analyses: dict[RecallDocument, Analysis] | None = None,
+    ) -> None:
         self._db = sqlite3.connect(":memory:")
+        self._analyses = analyses
         create_schema(self._db)
         self.add(list(documents))
 
@@ -132,6 +145,7 @@ class RecallIndex:
     def on(cls, connection: sqlite3.Connection) -> RecallIndex:
         index = cls.__new__(cls)
         index._db = connection
+        index._analyses = None
         return index
 
     def __len__(self) -> int:
@@ -184,7 +198,7 @@ class RecallIndex:
             self._remove_paths([d.path for d in batch])
         count = len(self) + len(batch)
         lengths = self._length_sums()
-        analysed = [_analysed(document) for document in batch]
+        analysed = [self._analysis(document) for document in batch]
         for name, description, body, _ in analysed:
             lengths[0] += name.total()
             lengths[1] += description.total()
@@ -213,6 +227,14 @@ class RecallIndex:
         )
         self._set_meta("count", count)
         self._set_meta("lengths", ",".join(map(str, lengths)))
+
+    def _analysis(self, document: RecallDocument) -> Analysis:
+        if self._analyses is None:
+            return _analysed(document)
+        found = self._analyses.get(document)
+        if found is None:
+            found = self._analyses[document] = _analysed(document)
+        return found
 
     def remove(self, paths: Sequence[str]) -> None:
         with self._db:
@@ -425,7 +447,6 @@ _BATCH = 2000
 # is decided by type and freshness rather than by storage order.
 _TIE_MARGIN = 200
 _FILE_MARKS = ", ".join("?" for _ in range(13))
-_Fields = tuple[Counter[str], Counter[str], Counter[str], set[tuple[str, str]]]
 
 
 def _averages_of(lengths: list[float], count: int) -> tuple[float, ...]:
@@ -435,7 +456,7 @@ def _averages_of(lengths: list[float], count: int) -> tuple[float, ...]:
 def _file_row(
     number: int,
     document: RecallDocument,
-    fields: _Fields,
+    fields: Analysis,
     stats: dict[str, tuple[int, int]],
     committed: dict[str, datetime],
 ) -> tuple[object, ...]:
@@ -460,7 +481,7 @@ def _file_row(
 
 
 def _posting_rows(
-    number: int, fields: _Fields, averages: tuple[float, ...]
+    number: int, fields: Analysis, averages: tuple[float, ...]
 ) -> list[tuple[str, int, int, int, int, float]]:
     """Each term's BM25F weight in one memory: field frequencies scaled by the field's
     weight and by its length against the average, summed, then saturated once."""
@@ -482,9 +503,7 @@ def _posting_rows(
     return rows
 
 
-def _analysed(
-    document: RecallDocument,
-) -> tuple[Counter[str], Counter[str], Counter[str], set[tuple[str, str]]]:
+def _analysed(document: RecallDocument) -> Analysis:
     name = _name_text(document)
     return (
         Counter(index_terms(name, pairs=True)),
