@@ -13,7 +13,6 @@ Ratios, not milliseconds, are the result: the disk here is noisy.
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import tempfile
 import time
@@ -21,28 +20,7 @@ from pathlib import Path
 
 from memsync.store import CommitKind, MemoryRepo
 
-
-def build_history(path: Path, files: int) -> None:
-    """N commits, commit i adding memory file i; every 100th also rewrites MEMORY.md."""
-    subprocess.run(["git", "init", "-q", "-b", "main", str(path)], check=True)
-    lines: list[bytes] = []
-    start = 1_700_000_000
-    index: list[str] = []
-    for i in range(files):
-        data = f"---\nname: memory {i}\ndescription: fact {i}\ntype: project\n---\n\n{i}\n".encode()
-        message = f"extract: memory {i}".encode()
-        lines.append(b"commit refs/heads/main\n")
-        lines.append(f"committer Bench <bench@example.com> {start + i * 60} +0000\n".encode())
-        lines.append(b"data %d\n%s\n" % (len(message), message))
-        lines.append(f"M 100644 inline memory_{i:05d}.md\n".encode())
-        lines.append(b"data %d\n%s\n" % (len(data), data))
-        index.append(f"- [Memory {i}](memory_{i:05d}.md) — fact number {i}")
-        if i % 100 == 99 or i == files - 1:
-            text = ("\n".join(index[-150:]) + "\n").encode()
-            lines.append(b"M 100644 inline MEMORY.md\n")
-            lines.append(b"data %d\n%s\n" % (len(text), text))
-    subprocess.run(["git", "fast-import", "--quiet"], cwd=path, input=b"".join(lines), check=True)
-    subprocess.run(["git", "checkout", "-q", "main"], cwd=path, check=True)
+from stack import build_history, median_ms
 
 
 def write_extraction(path: Path, round_: int) -> list[str]:
@@ -52,10 +30,6 @@ def write_extraction(path: Path, round_: int) -> list[str]:
     with (path / "MEMORY.md").open("a") as index:
         index.write("".join(f"- [{n}]({n}) — hook\n" for n in names))
     return [*names, "MEMORY.md"]
-
-
-def median_ms(samples: list[float]) -> float:
-    return statistics.median(samples) * 1000
 
 
 def main() -> None:

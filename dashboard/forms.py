@@ -129,3 +129,20 @@ class ResolveForm(forms.Form):
         if data.get("choice") == "edit" and not data.get("content"):
             self.add_error("content", "Write the text to keep, or pick one side.")
         return data
+
+
+COMMENT_MAX_CHARS = 10_000
+
+
+class CommentForm(forms.Form):
+    """A review comment: on the whole proposal (no path) or on one of its files."""
+
+    body = forms.CharField(max_length=COMMENT_MAX_CHARS, strip=True, widget=forms.Textarea)
+    path = forms.CharField(max_length=500, required=False)
+
+
+class ViewedForm(forms.Form):
+    """Mark one file of a proposal viewed (``viewed=1``) or not viewed again."""
+
+    path = forms.CharField(max_length=500)
+    viewed = forms.BooleanField(required=False)

@@ -3,7 +3,18 @@
 
 from django.urls import path, re_path
 
-from .views import activity, history, members, memories, progress, projects, proposals, team, tokens
+from .views import (
+    activity,
+    history,
+    members,
+    memories,
+    progress,
+    projects,
+    proposals,
+    review,
+    team,
+    tokens,
+)
 
 app_name = "dashboard"
 
@@ -36,6 +47,21 @@ urlpatterns = [
         "p/<slug:slug>/dreams/<str:dream_id>/reject",
         proposals.proposal_reject,
         name="proposal-reject",
+    ),
+    path(
+        "p/<slug:slug>/dreams/<str:dream_id>/comment",
+        review.proposal_comment,
+        name="proposal-comment",
+    ),
+    path(
+        "p/<slug:slug>/dreams/<str:dream_id>/request-changes",
+        review.proposal_request_changes,
+        name="proposal-request-changes",
+    ),
+    path(
+        "p/<slug:slug>/dreams/<str:dream_id>/viewed",
+        review.proposal_viewed,
+        name="proposal-viewed",
     ),
     path("p/<slug:slug>/runs/<int:run_id>/", progress.dream_run, name="dream-run"),
     path(
