@@ -127,26 +127,45 @@ def read_tree(root: Path) -> dict[str, bytes]:
     }
 
 
-@dataclass
-class _Shared:
-    """What both sides work out for the memories a dream left as they were: each
-    memory's terms for its recall index, and each file's facts (by content)."""
+def _read(
+    blobs: Mapping[str, bytes], ages: Mapping[str, datetime]
+) -> tuple[dict[str, MemoryFile], list[RecallDocument]]:
+    directory = MemoryDirectory.from_files(None, blobs)
+    return directory.files, directory_documents(directory, ages)
 
-    analyses: dict[RecallDocument, Analysis] = field(default_factory=dict)
-    facts: dict[bytes, frozenset[str]] = field(default_factory=dict)
+
+class _HandedOver:
+    """The recall terms of each memory both trees hold: analysed for ``main``'s index,
+    handed to the dream's, then dropped (holding every memory's terms at once would
+    cost more memory than the two indexes)."""
+
+    def __init__(self, both: set[RecallDocument]) -> None:
+        self._both = both
+        self._held: dict[RecallDocument, Analysis] = {}
+
+    def take(self, document: RecallDocument) -> Analysis | None:
+        return self._held.pop(document, None)
+
+    def offer(self, document: RecallDocument, analysis: Analysis) -> None:
+        if document in self._both:
+            self._held[document] = analysis
 
 
 class _Tree:
     """One side of the comparison: memories, their recall index, their facts."""
 
     def __init__(
-        self, blobs: Mapping[str, bytes], ages: Mapping[str, datetime], shared: _Shared
+        self,
+        blobs: Mapping[str, bytes],
+        memories: Mapping[str, MemoryFile],
+        index: RecallIndex,
+        facts_by_content: dict[bytes, frozenset[str]],
     ) -> None:
         self.blobs = blobs
-        directory = MemoryDirectory.from_files(None, blobs)
-        self.memories = directory.files
-        self.index = RecallIndex(directory_documents(directory, ages), analyses=shared.analyses)
-        self._facts = shared.facts
+        self.memories = memories
+        self.index = index
+        # Shared by both trees: a file the dream left as it was has the same facts.
+        self._facts = facts_by_content
 
     def facts_of(self, path: str) -> frozenset[str]:
         data = self.blobs.get(path, b"")
@@ -169,8 +188,16 @@ def run_canaries(
     now: datetime,
 ) -> CanaryResult:
     """Ask main's canaries of both trees (path → bytes of topic files and index)."""
-    shared = _Shared()
-    main, dream = _Tree(before, ages, shared), _Tree(after, ages, shared)
+    main_memories, main_documents = _read(before, ages)
+    dream_memories, dream_documents = _read(after, ages)
+    handed = _HandedOver(set(main_documents) & set(dream_documents))
+    facts_by_content: dict[bytes, frozenset[str]] = {}
+    main = _Tree(
+        before, main_memories, RecallIndex(main_documents, analyses=handed), facts_by_content
+    )
+    dream = _Tree(
+        after, dream_memories, RecallIndex(dream_documents, analyses=handed), facts_by_content
+    )
     questions = canaries_of(main.memories)
     result = CanaryResult(len(questions), 0, 0)
     for canary in questions:

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import PurePosixPath
+from typing import Protocol
 
 from memsync.recall.terms import QueryWord, abbreviations, index_terms, query_words, tokenize
 
@@ -88,7 +89,14 @@ CREATE INDEX IF NOT EXISTS aliases_by_file ON aliases (file);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
 """
 
-__all__ = ["Analysis", "RecallDocument", "RecallIndex", "ScoredDocument", "tokenize"]
+__all__ = [
+    "Analysis",
+    "AnalysisCache",
+    "RecallDocument",
+    "RecallIndex",
+    "ScoredDocument",
+    "tokenize",
+]
 
 
 @dataclass(frozen=True)
@@ -103,6 +111,15 @@ class RecallDocument:
 
 # A document's terms: name, description and body, and the abbreviations it defines.
 Analysis = tuple[Counter[str], Counter[str], Counter[str], set[tuple[str, str]]]
+
+
+class AnalysisCache(Protocol):
+    """Documents' terms an index analysed, offered to the next index that holds the
+    same documents instead of analysing them again."""
+
+    def take(self, document: RecallDocument) -> Analysis | None: ...
+
+    def offer(self, document: RecallDocument, analysis: Analysis) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -125,16 +142,16 @@ class RecallIndex:
 
     ``RecallIndex(documents)`` builds in memory; ``RecallIndex.on(connection)`` uses
     a database kept elsewhere (on disk) that `add`/`remove` keep up to date.
-    `analyses` (document → its terms), shared between indexes of nearly the same
-    memories (a dream's canaries index ``main`` and the dream's tree), analyses each
-    document once for all of them.
+    `analyses` hands documents' terms between indexes of nearly the same memories (a
+    dream's canaries index ``main`` and the dream's tree), so a document both hold is
+    analysed once.
     """
 
     def __init__(
         self,
         documents: Iterable[RecallDocument] = (),
         *,
-        analyses: dict[RecallDocument, Analysis] | None = None,
+        analyses: AnalysisCache | None = None,
     ) -> None:
         self._db = sqlite3.connect(":memory:")
         self._analyses = analyses
@@ -229,11 +246,11 @@ class RecallIndex:
         self._set_meta("lengths", ",".join(map(str, lengths)))
 
     def _analysis(self, document: RecallDocument) -> Analysis:
-        if self._analyses is None:
-            return _analysed(document)
-        found = self._analyses.get(document)
+        found = self._analyses.take(document) if self._analyses is not None else None
         if found is None:
-            found = self._analyses[document] = _analysed(document)
+            found = _analysed(document)
+            if self._analyses is not None:
+                self._analyses.offer(document, found)
         return found
 
     def remove(self, paths: Sequence[str]) -> None:
