@@ -27,7 +27,7 @@ from pathlib import Path
 from memsync.dream.dedupe import facts
 from memsync.memory import INDEX_FILENAME, MemoryDirectory, MemoryFile, is_topic_path
 from memsync.recall.manifest import directory_documents
-from memsync.recall.rank import Analysis, RecallDocument, RecallIndex
+from memsync.recall.rank import RecallIndex
 from memsync.recall.recall import recall
 
 CANARIES_TRAILER = "Memsync-Canaries"
@@ -127,43 +127,19 @@ def read_tree(root: Path) -> dict[str, bytes]:
     }
 
 
-def _read(
-    blobs: Mapping[str, bytes], ages: Mapping[str, datetime]
-) -> tuple[dict[str, MemoryFile], list[RecallDocument]]:
-    directory = MemoryDirectory.from_files(None, blobs)
-    return directory.files, directory_documents(directory, ages)
-
-
-class _HandedOver:
-    """The recall terms of each memory both trees hold: analysed for ``main``'s index,
-    handed to the dream's, then dropped (holding every memory's terms at once would
-    cost more memory than the two indexes)."""
-
-    def __init__(self, both: set[RecallDocument]) -> None:
-        self._both = both
-        self._held: dict[RecallDocument, Analysis] = {}
-
-    def take(self, document: RecallDocument) -> Analysis | None:
-        return self._held.pop(document, None)
-
-    def offer(self, document: RecallDocument, analysis: Analysis) -> None:
-        if document in self._both:
-            self._held[document] = analysis
-
-
 class _Tree:
     """One side of the comparison: memories, their recall index, their facts."""
 
     def __init__(
         self,
         blobs: Mapping[str, bytes],
-        memories: Mapping[str, MemoryFile],
-        index: RecallIndex,
+        ages: Mapping[str, datetime],
         facts_by_content: dict[bytes, frozenset[str]],
     ) -> None:
         self.blobs = blobs
-        self.memories = memories
-        self.index = index
+        directory = MemoryDirectory.from_files(None, blobs)
+        self.memories = directory.files
+        self.index = RecallIndex(directory_documents(directory, ages))
         # Shared by both trees: a file the dream left as it was has the same facts.
         self._facts = facts_by_content
 
@@ -188,16 +164,8 @@ def run_canaries(
     now: datetime,
 ) -> CanaryResult:
     """Ask main's canaries of both trees (path → bytes of topic files and index)."""
-    main_memories, main_documents = _read(before, ages)
-    dream_memories, dream_documents = _read(after, ages)
-    handed = _HandedOver(set(main_documents) & set(dream_documents))
     facts_by_content: dict[bytes, frozenset[str]] = {}
-    main = _Tree(
-        before, main_memories, RecallIndex(main_documents, analyses=handed), facts_by_content
-    )
-    dream = _Tree(
-        after, dream_memories, RecallIndex(dream_documents, analyses=handed), facts_by_content
-    )
+    main, dream = _Tree(before, ages, facts_by_content), _Tree(after, ages, facts_by_content)
     questions = canaries_of(main.memories)
     result = CanaryResult(len(questions), 0, 0)
     for canary in questions:

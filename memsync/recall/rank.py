@@ -27,7 +27,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import PurePosixPath
-from typing import Protocol
 
 from memsync.recall.terms import QueryWord, abbreviations, index_terms, query_words, tokenize
 
@@ -89,14 +88,7 @@ CREATE INDEX IF NOT EXISTS aliases_by_file ON aliases (file);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
 """
 
-__all__ = [
-    "Analysis",
-    "AnalysisCache",
-    "RecallDocument",
-    "RecallIndex",
-    "ScoredDocument",
-    "tokenize",
-]
+__all__ = ["RecallDocument", "RecallIndex", "ScoredDocument", "tokenize"]
 
 
 @dataclass(frozen=True)
@@ -107,19 +99,6 @@ class RecallDocument:
     body: str
     type: str | None
     modified: datetime
-
-
-# A document's terms: name, description and body, and the abbreviations it defines.
-Analysis = tuple[Counter[str], Counter[str], Counter[str], set[tuple[str, str]]]
-
-
-class AnalysisCache(Protocol):
-    """Documents' terms an index analysed, offered to the next index that holds the
-    same documents instead of analysing them again."""
-
-    def take(self, document: RecallDocument) -> Analysis | None: ...
-
-    def offer(self, document: RecallDocument, analysis: Analysis) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -142,19 +121,10 @@ class RecallIndex:
 
     ``RecallIndex(documents)`` builds in memory; ``RecallIndex.on(connection)`` uses
     a database kept elsewhere (on disk) that `add`/`remove` keep up to date.
-    `analyses` hands documents' terms between indexes of nearly the same memories (a
-    dream's canaries index ``main`` and the dream's tree), so a document both hold is
-    analysed once.
     """
 
-    def __init__(
-        self,
-        documents: Iterable[RecallDocument] = (),
-        *,
-        analyses: AnalysisCache | None = None,
-    ) -> None:
+    def __init__(self, documents: Iterable[RecallDocument] = ()) -> None:
         self._db = sqlite3.connect(":memory:")
-        self._analyses = analyses
         create_schema(self._db)
         self.add(list(documents))
 
@@ -162,7 +132,6 @@ class RecallIndex:
     def on(cls, connection: sqlite3.Connection) -> RecallIndex:
         index = cls.__new__(cls)
         index._db = connection
-        index._analyses = None
         return index
 
     def __len__(self) -> int:
@@ -215,7 +184,7 @@ class RecallIndex:
             self._remove_paths([d.path for d in batch])
         count = len(self) + len(batch)
         lengths = self._length_sums()
-        analysed = [self._analysis(document) for document in batch]
+        analysed = [_analysed(document) for document in batch]
         for name, description, body, _ in analysed:
             lengths[0] += name.total()
             lengths[1] += description.total()
@@ -244,14 +213,6 @@ class RecallIndex:
         )
         self._set_meta("count", count)
         self._set_meta("lengths", ",".join(map(str, lengths)))
-
-    def _analysis(self, document: RecallDocument) -> Analysis:
-        found = self._analyses.take(document) if self._analyses is not None else None
-        if found is None:
-            found = _analysed(document)
-            if self._analyses is not None:
-                self._analyses.offer(document, found)
-        return found
 
     def remove(self, paths: Sequence[str]) -> None:
         with self._db:
@@ -464,6 +425,7 @@ _BATCH = 2000
 # is decided by type and freshness rather than by storage order.
 _TIE_MARGIN = 200
 _FILE_MARKS = ", ".join("?" for _ in range(13))
+_Fields = tuple[Counter[str], Counter[str], Counter[str], set[tuple[str, str]]]
 
 
 def _averages_of(lengths: list[float], count: int) -> tuple[float, ...]:
@@ -473,7 +435,7 @@ def _averages_of(lengths: list[float], count: int) -> tuple[float, ...]:
 def _file_row(
     number: int,
     document: RecallDocument,
-    fields: Analysis,
+    fields: _Fields,
     stats: dict[str, tuple[int, int]],
     committed: dict[str, datetime],
 ) -> tuple[object, ...]:
@@ -498,7 +460,7 @@ def _file_row(
 
 
 def _posting_rows(
-    number: int, fields: Analysis, averages: tuple[float, ...]
+    number: int, fields: _Fields, averages: tuple[float, ...]
 ) -> list[tuple[str, int, int, int, int, float]]:
     """Each term's BM25F weight in one memory: field frequencies scaled by the field's
     weight and by its length against the average, summed, then saturated once."""
@@ -520,7 +482,9 @@ def _posting_rows(
     return rows
 
 
-def _analysed(document: RecallDocument) -> Analysis:
+def _analysed(
+    document: RecallDocument,
+) -> tuple[Counter[str], Counter[str], Counter[str], set[tuple[str, str]]]:
     name = _name_text(document)
     return (
         Counter(index_terms(name, pairs=True)),

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memsync.recall.rank import Analysis, RecallDocument, RecallIndex, tokenize
+from memsync.recall.rank import RecallDocument, RecallIndex, tokenize
 from tests.recall.corpus import build_corpus
 
 NOW = datetime(2025, 10, 1, 12, 0, tzinfo=UTC)
@@ -309,43 +309,6 @@ def test_it_finds_planted_memories_among_more_than_a_thousand(
     assert recall_at(5, ranking, questions) >= RECALL_AT_5_FLOOR
     assert recall_at(5, ranking, chinese) >= RECALL_AT_5_FLOOR
     assert recall_at(1, ranking, questions) >= RECALL_AT_1_FLOOR
-
-
-class _Kept:
-    """Every analysis offered, kept; counts those taken again."""
-
-    def __init__(self) -> None:
-        self.held: dict[RecallDocument, Analysis] = {}
-        self.taken = 0
-
-    def take(self, document: RecallDocument) -> Analysis | None:
-        found = self.held.get(document)
-        self.taken += found is not None
-        return found
-
-    def offer(self, document: RecallDocument, analysis: Analysis) -> None:
-        self.held[document] = analysis
-
-
-def test_indexes_sharing_analyses_rank_as_indexes_built_apart(
-    corpus: tuple[list[RecallDocument], list[tuple[str, str]]],
-) -> None:
-    # A dream's canaries index main and the dream's tree, which share most memories:
-    # one analysis per memory serves both, and must change no answer of either.
-    documents, questions = corpus
-    changed = [
-        RecallDocument(d.path, d.name, d.description, d.body + " rotated", d.type, d.modified)
-        for d in documents[::7]
-    ]
-    edited = {d.path: d for d in changed}
-    after = [edited.get(d.path, d) for d in documents[: len(documents) - 40]]
-    analyses = _Kept()
-    shared = [RecallIndex(documents, analyses=analyses), RecallIndex(after, analyses=analyses)]
-    apart = [RecallIndex(documents), RecallIndex(after)]
-    assert analyses.taken == len(set(documents) & set(after)) > 0
-    for question, _expected in questions[::10]:
-        for one, other in zip(shared, apart, strict=True):
-            assert one.search(question, 10) == other.search(question, 10)
 
 
 def test_the_recall_floors_fail_random_and_word_counting_rankings(
