@@ -152,7 +152,7 @@ def bench_beat(projects: int) -> float:
 
 
 def deterministic_engine() -> object | None:
-    from memsync.dream.engines import EngineUnavailable, get_engine
+    from memsync.dream.engine_choice import EngineUnavailable, get_engine
 
     try:
         return get_engine(

@@ -26,7 +26,7 @@ from django.views.decorators.csrf import csrf_exempt
 from memsync.extract.privacy import RECALL_CLOSE, RECALL_OPEN, recall_blocks
 from memsync.extract.uploads import TranscriptInbox, write_atomically
 from memsync.secrets.transcripts import redact_transcript
-from memsync.store import StoreError
+from memsync.store import StoreError, refs
 from memsync.sync.status import BranchState, team_status
 
 from .auth import WWW_AUTHENTICATE, authenticate, membership_for
@@ -278,7 +278,7 @@ def status(request: HttpRequest, membership: Membership) -> JsonResponse:
                 "date": main.date.isoformat(),
             },
             "pending_merges": [
-                {"member": branch.name.removeprefix("members/"), **_branch(branch)}
+                {"member": branch.name.removeprefix(refs.MEMBERS), **_branch(branch)}
                 for branch in state.pending_merges
             ],
             "proposals": [_branch(branch) for branch in state.proposals],

@@ -27,7 +27,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from memsync.dream.engine import Scope
-from memsync.dream.engines import EngineUnavailable, choose_engine_name, get_engine
+from memsync.dream.engine_choice import EngineUnavailable, choose_engine_name, get_engine
 from memsync.dream.gates import Gate, GateConfig, GateDecision, evaluate_gates, time_gate
 from memsync.dream.locks import ConsolidationLock, RedisDreamLock, redis_lock_key
 from memsync.dream.run import DreamOutcome, DreamRequest, DreamStatus, run_dream
@@ -36,6 +36,7 @@ from memsync.store import LOCK_FILE_NAME
 from .dream_sessions import ProjectScanThrottle, RecordedSessions
 from .models import Project, Run, RunKind, RunStatus
 
+# Older than the task function's ``_task`` suffix; kept so queued messages still run.
 RUN_TASK = "dashboard.tasks.dream.run_dream"
 PROGRESS_INTERVAL = 0.5  # seconds between progress writes; a phase change writes at once
 CANCEL_POLL_INTERVAL = 0.5
@@ -200,7 +201,7 @@ def queue_dream(
     force: bool = False,
 ) -> Run:
     """A queued dream ``Run`` and its task, sent once the current transaction commits."""
-    from .tasks.dream import run_dream as run_dream_task
+    from .tasks.dream import run_dream_task
 
     task_id = str(uuid.uuid4())
     run = Run.objects.create(

@@ -131,6 +131,15 @@ class ResolveForm(forms.Form):
         return data
 
 
+class MemoryEditForm(forms.Form):
+    """A memory's whole file, frontmatter included, as the maintainer edits it."""
+
+    # strip=False: a memory's trailing newline and indentation are content.
+    text = forms.CharField(widget=forms.Textarea, strip=False)
+    # The version the editor started from, so a change made meanwhile is not overwritten.
+    based_on = forms.CharField(widget=forms.HiddenInput, required=False, max_length=40)
+
+
 COMMENT_MAX_CHARS = 10_000
 
 

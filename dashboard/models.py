@@ -15,6 +15,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from memsync.store import refs
+
 
 class Role(models.TextChoices):
     VIEWER = "viewer", "viewer"
@@ -25,7 +27,10 @@ class Role(models.TextChoices):
 ROLE_RANK = {Role.VIEWER: 1, Role.MEMBER: 2, Role.MAINTAINER: 3}
 
 
-class DreamEngine(models.TextChoices):
+class DreamEngineChoice(models.TextChoices):
+    """The engine a project asks for by name (`memsync.dream.engine_choice`); the
+    engines themselves implement `memsync.dream.engine.DreamEngine`."""
+
     AUTO = "auto", "anthropic when an API key is configured, else deterministic"
     DETERMINISTIC = "deterministic", "deterministic"
     ANTHROPIC = "anthropic", "anthropic"
@@ -40,7 +45,7 @@ class Project(models.Model):
     dream_min_hours = models.FloatField(null=True, blank=True)
     dream_min_sessions = models.PositiveIntegerField(null=True, blank=True)
     dream_engine = models.CharField(
-        max_length=16, choices=DreamEngine.choices, default=DreamEngine.AUTO
+        max_length=16, choices=DreamEngineChoice.choices, default=DreamEngineChoice.AUTO
     )
     allow_transcripts = models.BooleanField(
         default=False, help_text="Members may upload (redacted) session transcripts."
@@ -254,9 +259,9 @@ class ConflictItem(models.Model):
     member = models.CharField(max_length=150, help_text="username whose branch conflicted")
     path = models.CharField(max_length=500)
     base_commit = models.CharField(max_length=40, blank=True)
-    ours_commit = models.CharField(max_length=40, help_text="main when the merge was tried")
-    theirs_commit = models.CharField(max_length=40, help_text="the member's commit")
-    ref = models.CharField(max_length=200, help_text="refs/memsync/conflicts/<id>")
+    main_commit = models.CharField(max_length=40, help_text="main when the merge was tried")
+    member_commit = models.CharField(max_length=40, help_text="the member's commit")
+    ref = models.CharField(max_length=200, help_text=f"{refs.CONFLICTS}<id>")
     status = models.CharField(
         max_length=16, choices=ConflictStatus.choices, default=ConflictStatus.OPEN
     )

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from memsync.store import Identity, MemoryRepo
+from memsync.store.refs import conflict_ref
 from memsync.store.repo import MERGE_DRIVER_NAME, merge_driver_command
 from memsync.sync.hooks import install_hooks
 from memsync.sync.merge import (
@@ -21,7 +22,6 @@ from memsync.sync.merge import (
     MemberMerge,
     Resolution,
     ResolutionRefused,
-    conflict_ref,
     keep_conflict_sides,
     merge_member,
     settle_conflict,
@@ -31,6 +31,8 @@ from .models import ConflictItem, ConflictStatus, Project
 
 # Celery task names, so the post-receive hook (which imports no Django) and modules that
 # must not import each other can still enqueue by name.
+# The names are older than the functions' ``_task`` suffix (which tells a task from
+# the service it calls); they stay, so messages already queued still find their task.
 MERGE_TASK = "dashboard.tasks.sync.merge_member_branch"
 DREAM_GATE_TASK = "dashboard.tasks.dream.check_dream_gates"
 # Publishing from a request: one quick retry, then give up (logged by ``on_commit(...,
@@ -125,8 +127,8 @@ def _record_conflict(
             member=username,
             path=found.path,
             base_commit=found.base_commit or "",
-            ours_commit=found.ours_commit,
-            theirs_commit=found.theirs_commit,
+            main_commit=found.main_commit,
+            member_commit=found.member_commit,
         )
         item.ref = conflict_ref(item.pk)
         item.save(update_fields=["ref"])
@@ -145,7 +147,7 @@ def resolve_conflict(
 ) -> str:
     """Settle a review item on ``main`` with a merge-kind commit authored by ``by``.
 
-    ``choice`` is ``mine`` (main's side), ``theirs`` (the member's) or ``edit`` (with
+    ``choice`` is a `Resolution`: main's side, the member's, or ``edit`` (with
     ``content``; text from a browser form has its CRLF line ends turned into LF, as
     memory files have them). The item is claimed with a conditional UPDATE, so two
     maintainers clicking at once make one commit; the second gets ``ResolutionRefused``
@@ -166,8 +168,8 @@ def resolve_conflict(
             MemberConflict(
                 conflict.path,
                 conflict.base_commit or None,
-                conflict.ours_commit,
-                conflict.theirs_commit,
+                conflict.main_commit,
+                conflict.member_commit,
             ),
             conflict_id=conflict.pk,
             member=member_for(conflict.member),

@@ -5,6 +5,7 @@ from django.urls import path, re_path
 
 from .views import (
     activity,
+    editing,
     history,
     members,
     memories,
@@ -30,6 +31,10 @@ urlpatterns = [
     path("p/<slug:slug>/", memories.memory_index, name="index"),
     path("p/<slug:slug>/memory/<path:path>", memories.memory_detail, name="memory"),
     path("p/<slug:slug>/blame/<path:path>", memories.memory_blame, name="blame"),
+    path("p/<slug:slug>/edit/<path:path>", editing.memory_edit, name="memory-edit"),
+    path("p/<slug:slug>/preview/<path:path>", editing.memory_preview, name="memory-preview"),
+    path("p/<slug:slug>/delete/<path:path>", editing.memory_delete, name="memory-delete"),
+    path("p/<slug:slug>/confirm/<path:path>", editing.memory_confirm, name="memory-confirm"),
     # History
     path("p/<slug:slug>/history/", history.history, name="history"),
     re_path(rf"^p/{SLUG}/commits/{SHA}/$", history.commit_detail, name="commit"),

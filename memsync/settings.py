@@ -14,6 +14,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from memsync.agent.model import DEFAULT_MODEL
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -166,7 +168,7 @@ MEMSYNC_SCAN_THROTTLE_MINUTES = env_number("MEMSYNC_SCAN_THROTTLE_MINUTES", 10)
 
 ANTHROPIC_API_KEY = env_str("ANTHROPIC_API_KEY")
 ANTHROPIC_BASE_URL = env_str("ANTHROPIC_BASE_URL") or None
-MEMSYNC_MODEL = env_str("MEMSYNC_MODEL", "claude-sonnet-4-5")
+MEMSYNC_MODEL = env_str("MEMSYNC_MODEL", DEFAULT_MODEL)
 
 # --- The dream's schedule and limits ----------------------------------------------------------
 # The beat evaluates every project's gates this often; each entry expires before its next run,

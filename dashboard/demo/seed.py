@@ -47,7 +47,7 @@ from dashboard import dream_runs
 from dashboard.models import (
     ConflictItem,
     ConflictStatus,
-    DreamEngine,
+    DreamEngineChoice,
     Membership,
     Project,
     Run,
@@ -56,13 +56,13 @@ from dashboard.models import (
 )
 from dashboard.sync import create_repository, identity_for
 from dashboard.tasks.extract import request_extraction
-from dashboard.tasks.sync import merge_member_branch
+from dashboard.tasks.sync import merge_member_branch_task
 from memsync.dream.proposals import list_proposals
 from memsync.extract.transcript import read_transcript
 from memsync.memory import INDEX_FILENAME
 from memsync.secrets.transcripts import redact_transcript
-from memsync.store import MAIN, CommitKind, MemoryRepo
-from memsync.sync.refs import member_ref
+from memsync.store import MAIN, CommitKind, MemoryRepo, trailers
+from memsync.store.refs import member_ref
 
 from .story import (
     PEOPLE,
@@ -134,7 +134,7 @@ def seed_demo(
             allow_transcripts=True,
             # The story is told for the engines that need no API key; a key in the
             # environment must not turn the demo into paid model calls.
-            dream_engine=DreamEngine.DETERMINISTIC,
+            dream_engine=DreamEngineChoice.DETERMINISTIC,
         )
         try:
             project.base_dir.mkdir(parents=True, exist_ok=True)
@@ -267,7 +267,7 @@ def _push(project: Project, event: Push, user: User, clones: Path) -> None:
     tip = clone.commit(
         CommitKind.SYNC,
         ", ".join(paths),
-        [("Memsync-Member", user.username)],
+        [trailers.MEMBER(user.username)],
         author=identity,
         body="\n".join(paths),
     )
@@ -279,7 +279,7 @@ def _push(project: Project, event: Push, user: User, clones: Path) -> None:
         "push", "--quiet", "origin", f"HEAD:{member_ref(user.username)}",
         cwd=directory, env={"REMOTE_USER": user.username},
     )  # fmt: skip
-    merge_member_branch.delay(project.pk, user.username, tip)
+    merge_member_branch_task.delay(project.pk, user.username, tip)
 
 
 def _memory_saying(directory: Path, phrase: str) -> str:

@@ -3,7 +3,7 @@
 - ``evaluate_dream_gates`` — the beat, every ``MEMSYNC_DREAM_BEAT_SECONDS``;
 - ``check_dream_gates(project_id, trigger)`` — when a session is reported or a member's
   push is merged (sent by name from ``dashboard.sync``);
-- ``run_dream(run_id)`` — claims the queued run and dreams; a dream that loses a lock
+- ``run_dream_task(run_id)`` — claims the queued run and dreams; a dream that loses a lock
   records ``locked`` and returns, it never waits behind the holder.
 """
 
@@ -32,5 +32,5 @@ def check_dream_gates(project_id: int, trigger: str, current_session: str | None
 
 
 @shared_task(bind=True, name=dream_runs.RUN_TASK)
-def run_dream(self: Task, run_id: int) -> str:
+def run_dream_task(self: Task, run_id: int) -> str:
     return dream_runs.execute_run(run_id, worker=self.request.hostname or "")

@@ -35,11 +35,11 @@ from memsync.extract.transcript import read_transcript
 from memsync.extract.uploads import TranscriptInbox
 from memsync.store import GitError, StoreError
 from memsync.store.lock import RepoLockTimeout
-from memsync.sync.refs import extraction_branch
+from memsync.store.refs import extraction_branch
 
 from ..models import Run, RunKind, RunStatus, SessionRecord
 from ..sync import QUICK_PUBLISH, identity_for, open_repository
-from .sync import merge_member_branch
+from .sync import merge_member_branch_task
 
 EXTRACT_TASK = "dashboard.tasks.extract.extract_uploaded_session"
 REDACT_TASK = "dashboard.tasks.extract.redact_uploaded_transcript"
@@ -157,7 +157,7 @@ def extract_uploaded_session(self: Task, record_id: int) -> str:
         _give_back(record.pk, transcript.next_cursor, result.cursor)
     run.detail = {**run.detail, **result.to_dict(), "branch": branch}
     if result.commit is not None:
-        merge_member_branch.delay(project.pk, record.user.username, result.commit, branch)
+        merge_member_branch_task.delay(project.pk, record.user.username, result.commit, branch)
         run.detail["merge_queued"] = True
     failed = result.status in (FAILED, REFUSED)
     # A refusal lists every finding; the summary stays one short line, the error has them.

@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from memsync.store import GitError, MemoryRepo, StoreError
 from memsync.store.lock import RepoLockTimeout
-from memsync.sync.refs import extraction_branch
-from memsync.sync.status import EXTRACTIONS_REFS, unmerged_members
+from memsync.store.refs import EXTRACTIONS, extraction_branch, member_branch
+from memsync.sync.status import unmerged_members
 
 from .. import sync
 from ..models import Project, Run, RunKind, RunStatus
@@ -17,7 +17,7 @@ from ..recovery import abandon_dead_runs, queue_unextracted_uploads
 
 
 @shared_task(bind=True, name=sync.MERGE_TASK)
-def merge_member_branch(
+def merge_member_branch_task(
     self: Task, project_id: int, username: str, tip: str = "", branch: str = ""
 ) -> str:
     """Merge ``members/<username>`` into ``main`` and write a merge ``Run`` for the dashboard.
@@ -41,7 +41,7 @@ def merge_member_branch(
         started_at=timezone.now(),
         detail={"member": username, "pushed": tip},
     )
-    branch = branch or f"members/{username}"
+    branch = branch or member_branch(username)
     try:
         merge, conflicts = sync.merge_member_branch(project, username, branch)
     except (StoreError, GitError, RepoLockTimeout) as error:
@@ -49,7 +49,7 @@ def merge_member_branch(
         return run.summary
     run.detail = {
         **run.detail,
-        "merged": merge.theirs or "",
+        "merged": merge.member_commit or "",
         "commit": merge.commit or "",
         "conflicts": [{"id": item.pk, "path": item.path} for item in conflicts],
     }
@@ -90,15 +90,15 @@ def sweep_unmerged_pushes() -> str:
         try:
             repo = MemoryRepo(project.repo_dir)
             members = unmerged_members(repo)
-            extractions = unmerged_members(repo, EXTRACTIONS_REFS)
+            extractions = unmerged_members(repo, EXTRACTIONS)
         except (StoreError, GitError):
             continue
         for username in members:
-            merge_member_branch.apply_async((project.pk, username), {"tip": ""})
+            merge_member_branch_task.apply_async((project.pk, username), {"tip": ""})
             queued += 1
         for username in extractions:
             branch = extraction_branch(username)
-            merge_member_branch.apply_async((project.pk, username), {"branch": branch})
+            merge_member_branch_task.apply_async((project.pk, username), {"branch": branch})
             queued += 1
     uploads = queue_unextracted_uploads()
     return (

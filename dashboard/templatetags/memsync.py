@@ -1,5 +1,9 @@
 """Small template filters for commits and lookups; everything they return is escaped,
-or sanitized (``sanitized_markdown``)."""
+or sanitized (``sanitized_markdown``).
+
+Templates name Git things through these (backed by `memsync.store.refs` and
+`memsync.store.trailers`), never by spelling them out.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,8 @@ from collections.abc import Mapping
 from django import template
 from django.utils.safestring import SafeString
 
-from memsync.store import CommitInfo
+from memsync.memory.index import INDEX_FILENAME
+from memsync.store import CommitInfo, refs, trailers
 
 from ..markdown import render_markdown
 
@@ -23,9 +28,32 @@ def short(sha: str | None) -> str:
 
 
 @register.filter
-def trailer(commit: CommitInfo, key: str) -> str:
-    """The last value of a commit trailer, e.g. ``commit|trailer:"Memsync-Session"``."""
-    return commit.trailer(key) or ""
+def trailer(commit: CommitInfo, label: str) -> str:
+    """The last value of a memsync trailer named by its label, e.g.
+    ``commit|trailer:"session"``; an unknown label fails the page loudly."""
+    return trailers.by_label(label).last(commit) or ""
+
+
+@register.filter
+def shown_trailers(commit: CommitInfo) -> list[tuple[str, str, bool]]:
+    """(label, value, names a commit) for each trailer but the kind, which the page
+    already shows as a badge."""
+    return [
+        (key.removeprefix(trailers.PREFIX), value, key == trailers.REVERTS.name)
+        for key, value in commit.trailers
+        if key != trailers.KIND.name
+    ]
+
+
+@register.filter
+def member_branch(username: str) -> str:
+    return refs.member_branch(username)
+
+
+@register.simple_tag
+def index_file() -> str:
+    """The index file's name (``MEMORY.md``), for pages that talk about it."""
+    return INDEX_FILENAME
 
 
 @register.filter

@@ -1,7 +1,8 @@
 """History (SPEC W2): commits with their kind, a commit with its diff, and revert.
 
-Reverting makes a new commit on ``main`` that undoes one extraction or one adopted
-dream while every later edit stays; history is never rewritten.
+Reverting makes a new commit on ``main`` that undoes any one commit of it (an adopted
+dream through ``memsync.dream.adoption``) while every later edit stays; history is never
+rewritten.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
 from memsync.dream.adoption import revert as revert_dream
-from memsync.store import MAIN, CommitInfo, CommitKind, MemoryRepo, StoreError
+from memsync.store import MAIN, CommitInfo, CommitKind, MemoryRepo, StoreError, trailers
 from memsync.store.history import LOG_FORMAT, parse_log
+from memsync.store.trailers import Trailer
 
 from ..access import project_for
 from ..models import Role
@@ -27,8 +29,6 @@ from ..sync import identity_for
 from .snapshot import open_repo, repo_or_404
 
 PER_PAGE = 30
-REVERTS_TRAILER = "Memsync-Reverts"
-DREAM_TRAILER = "Memsync-Dream"
 _SHA = re.compile(r"^[0-9a-f]{7,40}$")
 
 
@@ -49,33 +49,32 @@ def reverts_on_main(repo: MemoryRepo) -> dict[str, str]:
     if isinstance(found, dict):
         return found
     reverts: dict[str, str] = {}
-    for commit in commits_with_trailer(repo, REVERTS_TRAILER):
+    for commit in commits_with_trailer(repo, trailers.REVERTS):
         if commit.kind == CommitKind.REVERT:
-            for target in commit.trailer_values(REVERTS_TRAILER):
+            for target in trailers.REVERTS.values(commit):
                 reverts.setdefault(target, commit.sha)
     cache.set(key, reverts, timeout=24 * 3600)
     return reverts
 
 
 def commits_with_trailer(
-    repo: MemoryRepo, trailer: str, *, first_parent: bool = False
+    repo: MemoryRepo, trailer: Trailer, *, first_parent: bool = False
 ) -> list[CommitInfo]:
     """Commits on ``main`` whose message has a ``trailer:`` line, newest first; git does
     the filtering, so a long history costs one process and no per-file stats."""
-    args = ["log", f"--format={LOG_FORMAT}", f"--grep=^{trailer}: "]
+    args = ["log", f"--format={LOG_FORMAT}", f"--grep={trailer.grep}"]
     if first_parent:
         args.append("--first-parent")
     return parse_log(repo.git.run_bytes(*args, MAIN, "--"))
 
 
 def is_adopted_dream(commit: CommitInfo) -> bool:
-    return commit.is_merge and commit.trailer(DREAM_TRAILER) is not None
+    return commit.is_merge and trailers.DREAM.last(commit) is not None
 
 
 def revert_refusal(repo: MemoryRepo, commit: CommitInfo) -> str | None:
-    """Why ``commit`` cannot be reverted from the dashboard, or None when it can."""
-    if not (commit.kind == CommitKind.EXTRACT or is_adopted_dream(commit)):
-        return "Only an extraction or an adopted dream can be reverted here."
+    """Why ``commit`` cannot be reverted from the dashboard, or None when it can: any
+    commit on ``main`` (issue 13) — an edit, a delete, a sync merge — once."""
     if not repo.is_ancestor(commit.sha, MAIN):
         return "This commit is not on main."
     revert = reverts_on_main(repo).get(commit.sha)
@@ -142,7 +141,7 @@ def commit_detail(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
             "diff": diff,
             "revertable": refusal is None,
             "reverted_by": reverts_on_main(repo).get(commit.sha),
-            "reverts": commit.trailer(REVERTS_TRAILER),
+            "reverts": trailers.REVERTS.last(commit),
             "tab": "history",
         },
     )
@@ -192,6 +191,7 @@ def commit_revert(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
             "commit": commit,
             "diff": repo.diff(commit.sha),
             "refusal": refusal,
+            "adopted_dream": is_adopted_dream(commit),
             "tab": "history",
         },
     )

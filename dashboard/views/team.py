@@ -20,7 +20,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from memsync.store import MAIN, CommitInfo, MemoryRepo, StoreError
+from memsync.store import MAIN, CommitInfo, MemoryRepo, StoreError, refs, trailers
 
 from ..access import ProjectAccess, project_for
 from ..forms import ResolveForm
@@ -28,9 +28,6 @@ from ..models import ConflictItem, ConflictStatus, Role
 from ..sync import resolve_conflict
 from .history import commits_with_trailer
 from .snapshot import open_repo, repo_or_404
-
-MEMBER_PREFIX = "members/"
-MEMBER_TRAILER = "Memsync-Member"
 
 
 @dataclass(frozen=True)
@@ -54,8 +51,8 @@ def last_merges(repo: MemoryRepo) -> dict[str, CommitInfo]:
     if isinstance(found, dict):
         return found
     merges: dict[str, CommitInfo] = {}
-    for commit in commits_with_trailer(repo, MEMBER_TRAILER, first_parent=True):
-        member = commit.trailer(MEMBER_TRAILER)
+    for commit in commits_with_trailer(repo, trailers.MEMBER, first_parent=True):
+        member = trailers.MEMBER.last(commit)
         if commit.is_merge and member and member not in merges:
             merges[member] = commit
     cache.set(key, merges, timeout=24 * 3600)
@@ -65,8 +62,8 @@ def last_merges(repo: MemoryRepo) -> dict[str, CommitInfo]:
 def member_branches(repo: MemoryRepo) -> list[MemberBranch]:
     merges = last_merges(repo)
     rows = []
-    for branch, commit in sorted(repo.branches(MEMBER_PREFIX).items()):
-        username = branch.removeprefix(MEMBER_PREFIX)
+    for branch, commit in sorted(repo.branches(refs.MEMBERS).items()):
+        username = branch.removeprefix(refs.MEMBERS)
         ahead, behind = repo.ahead_behind(branch, MAIN)
         rows.append(MemberBranch(username, branch, commit, ahead, behind, merges.get(username)))
     return rows
@@ -74,7 +71,7 @@ def member_branches(repo: MemoryRepo) -> list[MemberBranch]:
 
 @dataclass(frozen=True)
 class SideBySideRow:
-    kind: str  # same, changed, mine-only, theirs-only
+    kind: str  # same, changed, main-only, member-only
     left_number: int | None
     left: str | None
     right_number: int | None
@@ -97,7 +94,7 @@ def side_by_side(left: str, right: str) -> list[SideBySideRow]:
             kind = (
                 "changed"
                 if i is not None and j is not None
-                else ("mine-only" if i is not None else "theirs-only")
+                else ("main-only" if i is not None else "member-only")
             )
             rows.append(
                 SideBySideRow(
@@ -159,15 +156,15 @@ class ConflictSides:
 
 
 def conflict_sides(repo: MemoryRepo, conflict: ConflictItem) -> ConflictSides:
-    mine = _text(repo, conflict.ours_commit, conflict.path)
-    theirs = _text(repo, conflict.theirs_commit, conflict.path)
+    main_side = _text(repo, conflict.main_commit, conflict.path)
+    member_side = _text(repo, conflict.member_commit, conflict.path)
     current = _text(repo, MAIN, conflict.path)
     return ConflictSides(
-        main_text=mine,
-        member_text=theirs,
+        main_text=main_side,
+        member_text=member_side,
         current_text=current,
-        changed_since=current != mine,
-        rows=side_by_side(mine or "", theirs or ""),
+        changed_since=current != main_side,
+        rows=side_by_side(main_side or "", member_side or ""),
         resolved_at=conflict.resolved_at,
     )
 
@@ -196,7 +193,7 @@ def conflict_detail(request: HttpRequest, slug: str, conflict_id: int) -> HttpRe
     access = project_for(request, slug)
     conflict = _conflict_or_404(access, conflict_id)
     repo = repo_or_404(access.project.repo_dir)
-    initial = _text(repo, conflict.theirs_commit, conflict.path) or ""
+    initial = _text(repo, conflict.member_commit, conflict.path) or ""
     return _conflict_page(request, access, conflict, ResolveForm(initial={"content": initial}))
 
 

@@ -4,16 +4,48 @@
 see `memsync.agent.loop` for the loop and `memsync.agent.tools` for the tools.
 """
 
-from memsync.agent.loop import (
-    AgentError,
-    AgentResult,
-    TurnReport,
-    Usage,
-    connect,
-    run_agent,
-)
-from memsync.agent.sandbox import Sandbox, SandboxDenied
-from memsync.agent.tools import Denial, ToolOutcome, ToolSet
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memsync.agent.loop import (
+        AgentError,
+        AgentResult,
+        TurnReport,
+        Usage,
+        connect,
+        run_agent,
+    )
+    from memsync.agent.sandbox import Sandbox, SandboxDenied
+    from memsync.agent.tools import Denial, ToolOutcome, ToolSet
+
+# Loaded on first use: a CLI command that only needs `memsync.agent.model` for its
+# help text must not pay for the Anthropic SDK.
+_SOURCES = {
+    "AgentError": "memsync.agent.loop",
+    "AgentResult": "memsync.agent.loop",
+    "TurnReport": "memsync.agent.loop",
+    "Usage": "memsync.agent.loop",
+    "connect": "memsync.agent.loop",
+    "run_agent": "memsync.agent.loop",
+    "Sandbox": "memsync.agent.sandbox",
+    "SandboxDenied": "memsync.agent.sandbox",
+    "Denial": "memsync.agent.tools",
+    "ToolOutcome": "memsync.agent.tools",
+    "ToolSet": "memsync.agent.tools",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _SOURCES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "AgentError",

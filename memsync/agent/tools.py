@@ -28,8 +28,8 @@ from memsync.agent.sandbox import Sandbox, SandboxDenied
 from memsync.agent.search import GrepOptions, grep
 from memsync.agent.shell import PROGRAMS, ReadOnlyShell
 from memsync.confined import ConfinedRoot, ConfinementError
+from memsync.memory.index import INDEX_FILENAME
 
-INDEX_FILE_NAME = "MEMORY.md"
 WRITING_TOOLS = ("write", "edit", "delete")
 
 _MAX_LINE_CHARS = 2000
@@ -390,7 +390,7 @@ class ToolSet:
         target = self.sandbox.resolve_for_delete(shown)
         if not target.exists():
             raise ToolFailure(f"{shown}: no such file")
-        if target.name == INDEX_FILE_NAME:
+        if target.name == INDEX_FILENAME:
             raise SandboxDenied(
                 f"refused to delete {shown!r}: MEMORY.md is the index; edit its entries instead"
             )

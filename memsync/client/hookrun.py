@@ -35,6 +35,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memsync.store.refs import MAIN, member_branch, remote_ref
+
 PULL_DEADLINE = 3.0  # seconds for the SessionStart fetch
 PUSH_DEADLINE = 10.0  # seconds for each git transfer of the background push
 STATE_DIRNAME = "memsync"  # under the team clone's .git
@@ -97,7 +99,7 @@ def has_work(team_dir: Path) -> bool:
     user = _linked_user(team_dir / ".git" / "config")
     if user is None:
         return False  # not a clone memsync linked: push has nothing to do here
-    known = [f"refs/remotes/origin/{name}" for name in ("main", f"members/{user}")]
+    known = [remote_ref(name) for name in (MAIN, member_branch(user))]
     status, count = _git(
         team_dir, "rev-list", "--count", "--ignore-missing", "HEAD", "--not", *known
     )

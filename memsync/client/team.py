@@ -29,14 +29,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memsync.store import CommitKind, GitError, MemoryRepo
+from memsync.store import CommitKind, GitError, MemoryRepo, trailers
 from memsync.store.gitcmd import GitRunner
 from memsync.store.history import format_message
-from memsync.store.repo import MERGE_DRIVER_NAME, merge_driver_command
+from memsync.store.refs import MAIN, ORIGIN, head_ref, member_branch, remote_ref
+from memsync.store.repo import MERGE_DRIVER_DESCRIPTION, MERGE_DRIVER_NAME, merge_driver_command
 
-ORIGIN = "origin"
-MAIN = "main"
-MEMBERS = "members/"
 FALLBACK_EMAIL_DOMAIN = "users.memsync.invalid"
 # The server refuses packs over 100 MiB; below that, git sends a Content-Length instead
 # of chunks, which every WSGI server can read.
@@ -104,7 +102,7 @@ class Link:
 
     @property
     def branch(self) -> str:
-        return MEMBERS + self.user
+        return member_branch(self.user)
 
 
 @dataclass
@@ -219,7 +217,7 @@ class TeamClone:
 
     # --- state -------------------------------------------------------------------------
     def remote_ref(self, branch: str) -> str | None:
-        return self.repo.rev_parse(f"refs/remotes/{ORIGIN}/{branch}")
+        return self.repo.rev_parse(remote_ref(branch))
 
     def conflicted_files(self) -> list[str]:
         out = self.git.run("diff", "--name-only", "--diff-filter=U")
@@ -290,12 +288,13 @@ class TeamClone:
             return result
 
     def stamp_mtimes(self) -> int:
-        """Set each team file's mtime to its last content-changing commit on the team's
-        ``main``, so Claude Code's own age note ("This memory is N days old") tells the
-        truth: it computes ages from mtimes, and a clone or pull makes every file
-        brand new. One ``git log --name-only`` pass (cached between pulls), not one
-        per file. Files whose content here differs from ``main`` (local edits, work
-        not merged yet) keep their own mtime. Returns how many files were stamped."""
+        """Set each team file's mtime to its age on the team's ``main`` (when its
+        current content appeared there, ``MemoryRepo.ages``), so Claude Code's own age
+        note ("This memory is N days old") tells the truth: it computes ages from
+        mtimes, and a clone or pull makes every file brand new. One first-parent
+        ``git log`` pass (cached between pulls), not one per file. Files whose content
+        here differs from ``main`` (local edits, work not merged yet) keep their own
+        mtime. Returns how many files were stamped."""
         main = self.remote_ref(MAIN)
         if main is None:
             return 0
@@ -317,7 +316,7 @@ class TeamClone:
         message = format_message(
             CommitKind.SYNC,
             f"pull {branch} into {self.link.branch}",
-            [("Memsync-Member", self.link.user)],
+            [trailers.MEMBER(self.link.user)],
         )
         args = ["merge", "--no-edit"] + [
             part for paragraph in message for part in ("-m", paragraph)
@@ -351,7 +350,7 @@ class TeamClone:
             if not result.commits:
                 return result
             result.files = self._unpushed_files()
-            ref = f"refs/heads/{self.link.branch}"
+            ref = head_ref(self.link.branch)
             status, out, err = self.git.run_timed(
                 "push", "--porcelain", ORIGIN, f"HEAD:{ref}", timeout=self.network_timeout
             )
@@ -374,7 +373,7 @@ class TeamClone:
         from, read from the commits themselves (their kind and author)."""
         branch = self.link.branch
         status, out, err = self.git.run_timed(
-            "fetch", "--quiet", ORIGIN, f"+refs/heads/{branch}:refs/remotes/{ORIGIN}/{branch}",
+            "fetch", "--quiet", ORIGIN, f"+{head_ref(branch)}:{remote_ref(branch)}",
             timeout=self.network_timeout,
         )  # fmt: skip
         theirs = self.remote_ref(branch)
@@ -384,7 +383,7 @@ class TeamClone:
                 f"{branch} on the server has commits this clone does not have, and fetching "
                 f"them to say which failed ({reason}): run `memsync pull`, then push again"
             )
-        kind_field = "%(trailers:key=Memsync-Kind,valueonly,separator=%x2C)"
+        kind_field = f"%(trailers:key={trailers.KIND.name},valueonly,separator=%x2C)"
         fields = f"--format=%h%x09%an%x09%cs%x09%s%x09{kind_field}"
         log = self.git.run("log", fields, "HEAD.." + theirs)
         commits = []  # (sha, author, day, subject, kind)
@@ -460,7 +459,7 @@ class TeamClone:
         return self.repo.commit(
             CommitKind.SYNC,
             summary or _summary(names),
-            [("Memsync-Member", self.link.user)],
+            [trailers.MEMBER(self.link.user)],
             body="\n".join(names[:50]),
         )
 
@@ -511,9 +510,9 @@ def configure(clone_dir: Path, link: Link) -> None:
     git.run("config", "--local", "--add", "credential.helper", credential_helper())
     settings = {
         "credential.useHttpPath": "true",
-        f"merge.{MERGE_DRIVER_NAME}.name": "memsync MEMORY.md entry merge",
+        f"merge.{MERGE_DRIVER_NAME}.name": MERGE_DRIVER_DESCRIPTION,
         f"merge.{MERGE_DRIVER_NAME}.driver": merge_driver_command(),
-        f"remote.{ORIGIN}.push": f"refs/heads/{link.branch}:refs/heads/{link.branch}",
+        f"remote.{ORIGIN}.push": f"{head_ref(link.branch)}:{head_ref(link.branch)}",
         "http.postBuffer": POST_BUFFER,
         "memsync.server": link.server,
         "memsync.slug": link.slug,
@@ -536,8 +535,8 @@ def _check_out_member_branch(git: GitRunner, link: Link) -> None:
     def exists(ref: str) -> bool:
         return git.run_status("rev-parse", "--verify", "-q", ref)[0] == 0
 
-    main = f"refs/remotes/{ORIGIN}/{MAIN}"
-    mine = f"refs/remotes/{ORIGIN}/{link.branch}"
+    main = remote_ref(MAIN)
+    mine = remote_ref(link.branch)
     if not exists(main):
         raise TeamError("the server's repository has no main branch yet")
     start = main
@@ -545,8 +544,8 @@ def _check_out_member_branch(git: GitRunner, link: Link) -> None:
         start = mine
     git.run("checkout", "--quiet", "-B", link.branch, start)
     git.run("config", "--local", f"branch.{link.branch}.remote", ORIGIN)
-    git.run("config", "--local", f"branch.{link.branch}.merge", f"refs/heads/{MAIN}")
-    if exists(f"refs/heads/{MAIN}") and link.branch != MAIN:
+    git.run("config", "--local", f"branch.{link.branch}.merge", head_ref(MAIN))
+    if exists(head_ref(MAIN)) and link.branch != MAIN:
         # The clone's own main would only drift: the team's main is origin/main.
         git.run("branch", "--quiet", "-D", MAIN)
 

@@ -4,7 +4,7 @@
 - :mod:`~memsync.dream.locks` — the file lock and the Redis lock (D2);
 - :mod:`~memsync.dream.sessions` — sessions and the scan throttle on a developer machine;
 - :mod:`~memsync.dream.engine` — what an engine gets and returns; the engines themselves
-  live in ``deterministic``/``llm`` and are chosen by name in :mod:`~memsync.dream.engines`;
+  live in ``deterministic``/``llm`` and are chosen by name in :mod:`~memsync.dream.engine_choice`;
 - :mod:`~memsync.dream.run` — one dream under both locks, committed on ``dream/<id>`` (D5);
 - :mod:`~memsync.dream.progress` — what the dashboard shows while it runs (D7);
 - :mod:`~memsync.dream.proposals` and :mod:`~memsync.dream.adoption` — proposals read

@@ -22,14 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from memsync.confined import ConfinedRoot
-from memsync.dream.proposals import (
-    APPROVED_BY_TRAILER,
-    CONFLICTED_PREFIX,
-    DROPPED_TRAILER,
-    REJECTED_PREFIX,
-    adoption_commit,
-)
-from memsync.dream.run import DREAM_TRAILER, branch_for, default_worktrees_dir
+from memsync.dream.proposals import adoption_commit
+from memsync.dream.run import default_worktrees_dir
 from memsync.memory import INDEX_FILENAME, MemoryIndex
 from memsync.store import (
     MAIN,
@@ -39,9 +33,9 @@ from memsync.store import (
     MemoryRepo,
     MergeResult,
     StoreError,
+    refs,
+    trailers,
 )
-
-ADOPT_PREFIX = "dream-adopt/"
 
 
 class ProposalError(StoreError):
@@ -74,13 +68,13 @@ def approve(
     (a name, or an identity that then also authors the merge) goes in a trailer."""
     if author is None and isinstance(approver, Identity):
         author = approver
-    branch = branch_for(dream_id)
+    branch = refs.dream_branch(dream_id)
     dream = _open_proposal(repo, dream_id)
     if repo.current_branch() != MAIN:
         raise ProposalError(f"{repo.path} must have {MAIN} checked out to adopt a dream")
     dropped = _checked_drops(dream, exclude)
-    trailers = [(DREAM_TRAILER, dream_id), (APPROVED_BY_TRAILER, str(approver))]
-    trailers += [(DROPPED_TRAILER, path) for path in dropped]
+    written = [trailers.DREAM(dream_id), trailers.APPROVED_BY(approver)]
+    written += [trailers.DROPPED(path) for path in dropped]
     source = branch
     if dropped:
         source = _adoption_branch(
@@ -94,7 +88,7 @@ def approve(
                 source,
                 kind=CommitKind.MERGE,
                 summary=f"adopt dream {dream_id}",
-                trailers=trailers,
+                trailers=written,
                 author=author,
                 body=dream.body,
             )
@@ -102,7 +96,7 @@ def approve(
         if result is None or result.status == "conflict":
             main = repo.rev_parse(MAIN)
             assert main is not None
-            repo.update_ref(CONFLICTED_PREFIX + dream_id, main)
+            repo.update_ref(refs.conflicted_ref(dream_id), main)
             return Approval(dream_id, "conflict", conflicts=tuple(conflicts), dropped=dropped)
         if result.status != "merged":
             raise ProposalError(f"dream {dream_id} is already part of {MAIN}")
@@ -110,8 +104,8 @@ def approve(
         if source != branch:
             repo.delete_branch(source)
     repo.delete_branch(branch)
-    if repo.rev_parse(CONFLICTED_PREFIX + dream_id) is not None:
-        repo.delete_ref(CONFLICTED_PREFIX + dream_id)
+    if repo.rev_parse(refs.conflicted_ref(dream_id)) is not None:
+        repo.delete_ref(refs.conflicted_ref(dream_id))
     return Approval(dream_id, "adopted", commit=result.commit, dropped=dropped)
 
 
@@ -128,11 +122,11 @@ def reject(repo: MemoryRepo, dream_id: str, *, by: str | Identity, reason: str =
         ).encode(),
         "mktag",
     )
-    ref = REJECTED_PREFIX + dream_id
+    ref = refs.rejected_ref(dream_id)
     repo.update_ref(ref, tag.decode().strip())
-    repo.delete_branch(branch_for(dream_id))
-    if repo.rev_parse(CONFLICTED_PREFIX + dream_id) is not None:
-        repo.delete_ref(CONFLICTED_PREFIX + dream_id)
+    repo.delete_branch(refs.dream_branch(dream_id))
+    if repo.rev_parse(refs.conflicted_ref(dream_id)) is not None:
+        repo.delete_ref(refs.conflicted_ref(dream_id))
     return ref
 
 
@@ -145,7 +139,7 @@ def revert(repo: MemoryRepo, rev: str, *, author: Identity | None = None) -> Mer
         if sha is None:
             raise ProposalError(f"no adopted dream or commit {rev!r}")
         info = repo.commit_info(sha)
-        dream_id = info.trailer(DREAM_TRAILER)
+        dream_id = trailers.DREAM.last(info)
         if dream_id and not info.is_merge:
             merge = adoption_commit(repo, dream_id)  # the dream commit: revert its adoption
         target = merge.sha if merge is not None else sha
@@ -154,8 +148,8 @@ def revert(repo: MemoryRepo, rev: str, *, author: Identity | None = None) -> Mer
     if repo.current_branch() != MAIN:
         raise ProposalError(f"{repo.path} must have {MAIN} checked out to revert")
     summary = f"revert dream {dream_id}" if dream_id and merge is not None else None
-    trailers = [(DREAM_TRAILER, dream_id)] if dream_id and merge is not None else []
-    return repo.revert(target, summary=summary, trailers=trailers, author=author)
+    written = [trailers.DREAM(dream_id)] if dream_id and merge is not None else []
+    return repo.revert(target, summary=summary, trailers=written, author=author)
 
 
 def reconcile_index(
@@ -184,16 +178,18 @@ def _tag_safe(text: str) -> str:
 
 
 def _open_proposal(repo: MemoryRepo, dream_id: str) -> CommitInfo:
-    tip = repo.rev_parse(f"refs/heads/{branch_for(dream_id)}")
+    tip = repo.rev_parse(refs.head_ref(refs.dream_branch(dream_id)))
     if tip is None:
-        if repo.rev_parse(REJECTED_PREFIX + dream_id) is not None:
+        if repo.rev_parse(refs.rejected_ref(dream_id)) is not None:
             raise ProposalError(f"dream {dream_id} was rejected")
         if adoption_commit(repo, dream_id) is not None:
             raise ProposalError(f"dream {dream_id} was already adopted")
         raise ProposalError(f"no open proposal {dream_id!r}")
     info = repo.commit_info(tip)
-    if info.trailer(DREAM_TRAILER) != dream_id:
-        raise ProposalError(f"{branch_for(dream_id)} holds no dream commit (an abandoned dream)")
+    if trailers.DREAM.last(info) != dream_id:
+        raise ProposalError(
+            f"{refs.dream_branch(dream_id)} holds no dream commit (an abandoned dream)"
+        )
     return info
 
 
@@ -219,12 +215,12 @@ def _adoption_branch(
 ) -> str:
     """A commit on top of the dream that takes ``dropped`` back to the dream's base and
     mends the index; returns the temporary branch holding it."""
-    dream_id = dream.trailer(DREAM_TRAILER) or ""
+    dream_id = trailers.DREAM.last(dream) or ""
     base = dream.parents[0]
-    branch = ADOPT_PREFIX + dream_id
+    branch = refs.adoption_scratch_branch(dream_id)
     worktree = worktrees_dir / f"adopt-{dream_id}"
     repo.remove_worktree(worktree)  # what an interrupted approval may have left
-    if repo.rev_parse(f"refs/heads/{branch}") is not None:
+    if repo.rev_parse(refs.head_ref(branch)) is not None:
         repo.delete_branch(branch)
     worktrees_dir.mkdir(parents=True, exist_ok=True)
     workspace = repo.add_worktree(worktree, branch, dream.sha)
@@ -253,7 +249,7 @@ def _adoption_branch(
         workspace.commit(
             CommitKind.DREAM,
             f"adopt dream {dream_id} without {', '.join(dropped)}",
-            [(DREAM_TRAILER, dream_id), *((DROPPED_TRAILER, path) for path in dropped)],
+            [trailers.DREAM(dream_id), *(trailers.DROPPED(path) for path in dropped)],
             author=author,
         )
     finally:

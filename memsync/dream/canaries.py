@@ -29,9 +29,8 @@ from memsync.memory import INDEX_FILENAME, MemoryDirectory, MemoryFile, is_topic
 from memsync.recall.manifest import directory_documents
 from memsync.recall.rank import RecallIndex
 from memsync.recall.recall import recall
+from memsync.store import trailers
 
-CANARIES_TRAILER = "Memsync-Canaries"
-LOST_TRAILER = "Memsync-Canary-Lost"
 # Past this many memories, every n-th is asked (by path): the answer stays a sample of
 # the whole directory, and a dream of 10,000 memories does not run 20,000 queries.
 MAX_CANARIES = 400
@@ -71,8 +70,10 @@ class CanaryResult:
         )
 
     def trailers(self) -> list[tuple[str, str]]:
-        listed = [(LOST_TRAILER, f"{fact} ({source})") for fact, source in self.lost[:MAX_LISTED]]
-        return [(CANARIES_TRAILER, f"{self.kept} of {self.found} facts still found"), *listed]
+        listed = [
+            trailers.CANARY_LOST(f"{fact} ({source})") for fact, source in self.lost[:MAX_LISTED]
+        ]
+        return [trailers.CANARIES(f"{self.kept} of {self.found} facts still found"), *listed]
 
     def to_dict(self) -> dict[str, object]:
         return {

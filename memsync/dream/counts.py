@@ -19,7 +19,6 @@ from memsync.memory import INDEX_FILENAME, TEAM_DIRNAME, MemoryIndex, is_topic_p
 
 _FIELD = re.compile(r"([a-z-]+)=(\d+)")
 _VISIBLE = re.compile(r"^\s*(\d+)\s*->\s*(\d+)\s*$")
-VISIBLE_TRAILER = "Memsync-Visible"
 
 
 def is_memory_path(path: str) -> bool:

@@ -44,7 +44,7 @@ from memsync.dream.index_edit import (
     with_target,
 )
 from memsync.dream.visibility import MAX_INDEX_UTF16_UNITS, fits, utf16_units
-from memsync.memory import MAX_INDEX_LINES, IndexEntry, format_entry
+from memsync.memory import INDEX_FILENAME, MAX_INDEX_LINES, IndexEntry, format_entry
 
 # Room under the limits for a sub-index's own title and headings.
 CHUNK_MAX_LINES = MAX_INDEX_LINES - 20
@@ -107,7 +107,7 @@ def fit_budget(
     old_pointers = {
         entry.line: path
         for entry in entries
-        if (path := entry_path("MEMORY.md", entry.target))
+        if (path := entry_path(INDEX_FILENAME, entry.target))
         and is_overflow_path(path)
         and path in subindexes
     }
@@ -116,7 +116,7 @@ def fit_budget(
     all_sections = sections(compact)
     candidates = []
     for entry in entries:
-        path = entry_path("MEMORY.md", entry.target)
+        path = entry_path(INDEX_FILENAME, entry.target)
         if path is None or is_subindex_path(path) or entry.line in old_pointers:
             continue
         section = section_of(all_sections, entry.line)

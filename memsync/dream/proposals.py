@@ -18,17 +18,10 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from memsync.dream.canaries import CANARIES_TRAILER, LOST_TRAILER, CanaryResult
-from memsync.dream.counts import VISIBLE_TRAILER, MemoryCounts, hides_entries, parse_visible
-from memsync.dream.run import BRANCH_PREFIX, DREAM_TRAILER
-from memsync.store import MAIN, CommitInfo, MemoryRepo
+from memsync.dream.canaries import CanaryResult
+from memsync.dream.counts import MemoryCounts, hides_entries, parse_visible
+from memsync.store import MAIN, CommitInfo, MemoryRepo, refs, trailers
 from memsync.store.history import LOG_FORMAT, parse_log
-
-REJECTED_PREFIX = "refs/memsync/rejected/"
-CONFLICTED_PREFIX = "refs/memsync/conflicted/"
-APPROVED_BY_TRAILER = "Memsync-Approved-By"
-DROPPED_TRAILER = "Memsync-Dropped"
-REVERTS_TRAILER = "Memsync-Reverts"
 
 
 class ProposalStatus(StrEnum):
@@ -132,10 +125,10 @@ def list_proposals(repo: MemoryRepo) -> list[Proposal]:
     """Every proposal the repository remembers, newest first (ids sort by time)."""
     adoptions, reverts = _decisions_on_main(repo)
     open_tips = {
-        name.removeprefix(BRANCH_PREFIX): sha for name, sha in repo.branches(BRANCH_PREFIX).items()
+        name.removeprefix(refs.DREAMS): sha for name, sha in repo.branches(refs.DREAMS).items()
     }
-    rejected = repo.refs(REJECTED_PREFIX, strip=REJECTED_PREFIX)
-    conflicted = repo.refs(CONFLICTED_PREFIX, strip=CONFLICTED_PREFIX)
+    rejected = repo.refs(refs.REJECTED, strip=refs.REJECTED)
+    conflicted = repo.refs(refs.CONFLICTED, strip=refs.CONFLICTED)
 
     # The dream commit of each adoption: the merge's second parent, or the parent of the
     # adoption commit that dropped files from it.
@@ -143,7 +136,7 @@ def list_proposals(repo: MemoryRepo) -> list[Proposal]:
     dream_of: dict[str, str] = {}
     for dream_id, adopting in adoptions.items():
         side = second_parents.get(adopting.parents[1])
-        if side is not None and side.trailer_values(DROPPED_TRAILER) and side.parents:
+        if side is not None and trailers.DROPPED.values(side) and side.parents:
             dream_of[dream_id] = side.parents[0]
         else:
             dream_of[dream_id] = adopting.parents[1]
@@ -157,7 +150,7 @@ def list_proposals(repo: MemoryRepo) -> list[Proposal]:
     found = []
     for dream_id, sha in dream_of.items():
         info = commits.get(sha)
-        if info is None or info.trailer(DREAM_TRAILER) != dream_id:
+        if info is None or trailers.DREAM.last(info) != dream_id:
             continue  # a branch a killed dream left behind: no proposal in it
         merge = adoptions.get(dream_id)
         tag = rejection_tags.get(dream_id)
@@ -180,7 +173,7 @@ def list_proposals(repo: MemoryRepo) -> list[Proposal]:
                 dream_id,
                 status,
                 info,
-                branch=BRANCH_PREFIX + dream_id if dream_id in open_tips and not merge else None,
+                branch=refs.dream_branch(dream_id) if dream_id in open_tips and not merge else None,
                 merge=merge,
                 revert=revert,
                 rejection=tag,
@@ -210,8 +203,8 @@ def _proposal(
     rejection: tuple[str, str | None, datetime | None] | None,
     conflicts: tuple[str, ...],
 ) -> Proposal:
-    sessions = info.trailer("Memsync-Sessions") or "0"
-    model = info.trailer("Memsync-Model")
+    sessions = trailers.SESSIONS.last(info) or "0"
+    model = trailers.MODEL.last(info)
     return Proposal(
         id=dream_id,
         status=status,
@@ -220,23 +213,23 @@ def _proposal(
         base=info.parents[0] if info.parents else None,
         summary=info.body,
         sessions=int(sessions) if sessions.isdigit() else 0,
-        engine=info.trailer("Memsync-Engine"),
+        engine=trailers.ENGINE.last(info),
         model=None if model in (None, "none") else model,
-        tokens=_tokens(info.trailer("Memsync-Tokens")),
-        before=MemoryCounts.parse(info.trailer("Memsync-Before")),
-        after=MemoryCounts.parse(info.trailer("Memsync-After")),
+        tokens=_tokens(trailers.TOKENS.last(info)),
+        before=MemoryCounts.parse(trailers.BEFORE.last(info)),
+        after=MemoryCounts.parse(trailers.AFTER.last(info)),
         files=tuple(stat.path for stat in info.files),
         created=info.date,
         adopted_commit=merge.sha if merge else None,
-        approved_by=merge.trailer(APPROVED_BY_TRAILER) if merge else None,
-        dropped=tuple(merge.trailer_values(DROPPED_TRAILER)) if merge else (),
+        approved_by=trailers.APPROVED_BY.last(merge) if merge else None,
+        dropped=tuple(trailers.DROPPED.values(merge)) if merge else (),
         rejected_by=rejection[1] if rejection else None,
         rejected_at=rejection[2] if rejection else None,
         reverted_commit=revert.sha if revert else None,
         conflicts=conflicts,
-        visible=parse_visible(info.trailer(VISIBLE_TRAILER)),
+        visible=parse_visible(trailers.VISIBLE.last(info)),
         canaries=CanaryResult.parse(
-            info.trailer(CANARIES_TRAILER), list(info.trailer_values(LOST_TRAILER))
+            trailers.CANARIES.last(info), trailers.CANARY_LOST.values(info)
         ),
     )
 
@@ -256,15 +249,15 @@ def _decisions_on_main(repo: MemoryRepo) -> tuple[dict[str, CommitInfo], dict[st
         return {}, {}
     output = repo.git.run_bytes(
         "log", "--first-parent", f"--format={LOG_FORMAT}",
-        f"--grep=^{DREAM_TRAILER}: ", f"--grep=^{REVERTS_TRAILER}: ", MAIN,
+        f"--grep={trailers.DREAM.grep}", f"--grep={trailers.REVERTS.grep}", MAIN,
     )  # fmt: skip
     adoptions: dict[str, CommitInfo] = {}
     reverts: dict[str, CommitInfo] = {}
     for info in reversed(parse_log(output)):  # oldest first: later decisions win
-        dream_id = info.trailer(DREAM_TRAILER)
-        if info.is_merge and dream_id and info.trailer(APPROVED_BY_TRAILER) is not None:
+        dream_id = trailers.DREAM.last(info)
+        if info.is_merge and dream_id and trailers.APPROVED_BY.last(info) is not None:
             adoptions[dream_id] = info
-        target = info.trailer(REVERTS_TRAILER)
+        target = trailers.REVERTS.last(info)
         if target:
             reverts[target] = info
     return adoptions, reverts

@@ -25,7 +25,6 @@ from typing import Any
 
 from memsync.dream.canaries import CanaryResult, read_tree, run_canaries
 from memsync.dream.counts import (
-    VISIBLE_TRAILER,
     MemoryCounts,
     hides_entries,
     visible_trailer,
@@ -34,11 +33,18 @@ from memsync.dream.engine import DreamCancelled, DreamContext, DreamEngine, Engi
 from memsync.dream.gates import Gate
 from memsync.dream.locks import ConsolidationLock, RedisDreamLock, redis_lock_key
 from memsync.dream.progress import ProgressCallback, RunProgress
-from memsync.store import LOCK_FILE_NAME, MAIN, CommitKind, Identity, MemoryRepo, StoreError
+from memsync.store import (
+    LOCK_FILE_NAME,
+    MAIN,
+    CommitKind,
+    Identity,
+    MemoryRepo,
+    StoreError,
+    refs,
+    trailers,
+)
 
-BRANCH_PREFIX = "dream/"
 DREAM_AUTHOR = Identity("memsync dream", "dream@memsync.invalid")
-DREAM_TRAILER = "Memsync-Dream"
 
 
 class DreamStatus(StrEnum):
@@ -54,10 +60,6 @@ def new_dream_id(now: datetime | None = None) -> str:
     """Sortable by time, unique enough: ``20261202-1405-9f3a``."""
     moment = (now or datetime.now(UTC)).astimezone(UTC)
     return f"{moment:%Y%m%d-%H%M}-{secrets.token_hex(2)}"
-
-
-def branch_for(dream_id: str) -> str:
-    return f"{BRANCH_PREFIX}{dream_id}"
 
 
 def default_worktrees_dir(repo_path: Path) -> Path:
@@ -239,7 +241,7 @@ def _dream(
     repo: MemoryRepo, request: DreamRequest, dream_id: str, now: datetime, progress: RunProgress
 ) -> DreamOutcome:
     worktrees_dir = request.worktrees_dir or default_worktrees_dir(repo.path)
-    branch = branch_for(dream_id)
+    branch = refs.dream_branch(dream_id)
     worktree = worktrees_dir / f"dream-{dream_id}"
     engine_name = getattr(request.engine, "name", type(request.engine).__name__)
     outcome = DreamOutcome(
@@ -318,7 +320,7 @@ def _dream(
     finally:
         if created:
             repo.remove_worktree(worktree)
-            if not keep_branch and repo.rev_parse(f"refs/heads/{branch}") is not None:
+            if not keep_branch and repo.rev_parse(refs.head_ref(branch)) is not None:
                 repo.delete_branch(branch)
         outcome.files_touched = outcome.files_touched or []
         outcome.turns = max(outcome.turns, progress.turns)
@@ -346,14 +348,14 @@ def _trailers(dream_id: str, outcome: DreamOutcome) -> list[tuple[str, str]]:
     )
     assert outcome.before is not None and outcome.after is not None
     return [
-        (DREAM_TRAILER, dream_id),
-        ("Memsync-Engine", outcome.engine or "unknown"),
-        ("Memsync-Model", outcome.model or "none"),
-        ("Memsync-Sessions", str(outcome.sessions)),
-        ("Memsync-Tokens", tokens),
-        ("Memsync-Before", outcome.before.trailer()),
-        ("Memsync-After", outcome.after.trailer()),
-        (VISIBLE_TRAILER, visible_trailer(outcome.before, outcome.after)),
+        trailers.DREAM(dream_id),
+        trailers.ENGINE(outcome.engine or "unknown"),
+        trailers.MODEL(outcome.model or "none"),
+        trailers.SESSIONS(outcome.sessions),
+        trailers.TOKENS(tokens),
+        trailers.BEFORE(outcome.before.trailer()),
+        trailers.AFTER(outcome.after.trailer()),
+        trailers.VISIBLE(visible_trailer(outcome.before, outcome.after)),
         *(outcome.canaries.trailers() if outcome.canaries else []),
     ]
 
@@ -384,9 +386,9 @@ def sweep_abandoned(repo: MemoryRepo, worktrees_dir: Path) -> list[str]:
             if entry.name.startswith("dream-"):
                 repo.remove_worktree(entry)
     removed = []
-    for name, tip in repo.branches(BRANCH_PREFIX).items():
-        dream_id = name.removeprefix(BRANCH_PREFIX)
-        if repo.commit_info(tip).trailer(DREAM_TRAILER) != dream_id:
+    for name, tip in repo.branches(refs.DREAMS).items():
+        dream_id = refs.parse_dream_branch(name)
+        if trailers.DREAM.last(repo.commit_info(tip)) != dream_id:
             repo.delete_branch(name)
             removed.append(name)
     return removed

@@ -26,7 +26,7 @@ from memsync.extract.run import SKIPPED, ExtractionResult, extract_session
 from memsync.extract.skip import skip_reason
 from memsync.extract.transcript import Transcript
 from memsync.secrets import check_blob, check_path
-from memsync.store import MAIN, GitError, Identity, MemoryRepo
+from memsync.store import MAIN, GitError, Identity, MemoryRepo, refs
 
 _NO_COMMIT = "0" * 40
 
@@ -68,12 +68,12 @@ def extract_onto_branch(
         return ExtractionResult(
             transcript.session_id, SKIPPED, cursor, engine.name, reason=skip.reason
         )
-    ref = f"refs/heads/{branch}"
+    ref = refs.head_ref(branch)
     tip = repo.rev_parse(ref)
     main = repo.rev_parse(MAIN)
     start = main if tip is None or (main is not None and repo.is_ancestor(tip, main)) else tip
     assert start is not None, "a memsync repository always has a first commit on main"
-    scratch = f"extract/{workdir.name}"
+    scratch = refs.extraction_scratch_branch(workdir.name)
     worktree = repo.add_worktree(workdir, scratch, start)
     try:
         result = extract_session(
@@ -95,5 +95,5 @@ def extract_onto_branch(
         return result
     finally:
         repo.remove_worktree(workdir)
-        if repo.rev_parse(f"refs/heads/{scratch}") is not None:
+        if repo.rev_parse(refs.head_ref(scratch)) is not None:
             repo.delete_branch(scratch)

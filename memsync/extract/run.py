@@ -44,7 +44,7 @@ from memsync.memory import (
 )
 from memsync.recall.disk import DiskIndex
 from memsync.recall.rank import RecallDocument
-from memsync.store import CommitKind, Identity, MemoryRepo
+from memsync.store import CommitKind, Identity, MemoryRepo, trailers
 
 MAX_MESSAGES = 200
 MANIFEST_LIMIT = 200  # Claude Code lists at most 200 memory files
@@ -216,11 +216,11 @@ def _extract(
         CommitKind.EXTRACT,
         f"{session or 'unknown session'} — {changed}",
         [
-            ("Memsync-Session", session or "unknown"),
-            ("Memsync-Messages", f"{result.first_message}-{result.last_message}"),
-            ("Memsync-Engine", engine.name),
-            ("Memsync-Model", outcome.model or "none"),
-            ("Memsync-Tokens", tokens_trailer(outcome.usage)),
+            trailers.SESSION(session or "unknown"),
+            trailers.MESSAGES(f"{result.first_message}-{result.last_message}"),
+            trailers.ENGINE(engine.name),
+            trailers.MODEL(outcome.model or "none"),
+            trailers.TOKENS(tokens_trailer(outcome.usage)),
         ],
         paths=sorted(changes),
         author=author,

@@ -1,19 +1,62 @@
-"""The Git store: one memory directory as a repository, written only through memsync's verbs."""
+"""The Git store: one memory directory as a repository, written only through memsync's verbs.
 
-from .diff import Diff, DiffLine, FileDiff, Hunk, LineKind
-from .gitcmd import GitError
-from .history import CommitInfo, CommitKind, FileStat
-from .repo import (
-    EMPTY_TREE,
-    LOCK_FILE_NAME,
-    MAIN,
-    BlameLine,
-    ConflictedFile,
-    Identity,
-    MemoryRepo,
-    MergeResult,
-    StoreError,
-)
+The Git naming contract lives here too: ref names in `memsync.store.refs`, commit
+trailers in `memsync.store.trailers`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memsync.store.diff import Diff, DiffLine, FileDiff, Hunk, LineKind
+    from memsync.store.gitcmd import GitError
+    from memsync.store.history import CommitInfo, CommitKind, FileStat
+    from memsync.store.refs import MAIN
+    from memsync.store.repo import (
+        EMPTY_TREE,
+        LOCK_FILE_NAME,
+        BlameLine,
+        ConflictedFile,
+        Identity,
+        MemoryRepo,
+        MergeResult,
+        StoreError,
+    )
+
+# Loaded on first use: a Claude Code hook that only needs a ref name from
+# `memsync.store.refs` must not pay for the repository class and its imports.
+_SOURCES = {
+    "Diff": "memsync.store.diff",
+    "DiffLine": "memsync.store.diff",
+    "FileDiff": "memsync.store.diff",
+    "Hunk": "memsync.store.diff",
+    "LineKind": "memsync.store.diff",
+    "GitError": "memsync.store.gitcmd",
+    "CommitInfo": "memsync.store.history",
+    "CommitKind": "memsync.store.history",
+    "FileStat": "memsync.store.history",
+    "MAIN": "memsync.store.refs",
+    "EMPTY_TREE": "memsync.store.repo",
+    "LOCK_FILE_NAME": "memsync.store.repo",
+    "BlameLine": "memsync.store.repo",
+    "ConflictedFile": "memsync.store.repo",
+    "Identity": "memsync.store.repo",
+    "MemoryRepo": "memsync.store.repo",
+    "MergeResult": "memsync.store.repo",
+    "StoreError": "memsync.store.repo",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _SOURCES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "EMPTY_TREE",

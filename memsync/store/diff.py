@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import PurePosixPath
 
-INDEX_NAME = "MEMORY.md"
+from memsync.memory.index import INDEX_FILENAME
+
 _HUNK_HEADER = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$")
 _STATUS = {"A": "added", "D": "deleted", "M": "modified", "T": "type-changed"}
 
@@ -56,7 +57,7 @@ class FileDiff:
 
     @property
     def is_index(self) -> bool:
-        return PurePosixPath(self.path).name == INDEX_NAME
+        return PurePosixPath(self.path).name == INDEX_FILENAME
 
     @property
     def empty(self) -> bool:

@@ -18,9 +18,9 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 
 from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
+from memsync.memory.index import INDEX_FILENAME
 
-from .ages import CACHE_NAME as AGES_CACHE_NAME
-from .ages import incremental_ages
+from .ages import first_parent_ages
 from .diff import Diff, parse_diff
 from .gitcmd import GitError, GitRunner
 from .history import (
@@ -28,17 +28,18 @@ from .history import (
     CommitInfo,
     CommitKind,
     format_message,
-    parse_ages,
     parse_log,
 )
 from .lock import RepoLock
 from .recovery import clear_interrupted, is_server_owned, mark_server_owned
+from .refs import MAIN, head_ref
+from .trailers import REVERTS
 
-MAIN = "main"
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 LOCK_FILE_NAME = ".consolidate-lock"
 MERGE_DRIVER_NAME = "memsync-index"
-GITATTRIBUTES = f"MEMORY.md merge={MERGE_DRIVER_NAME}\n"
+MERGE_DRIVER_DESCRIPTION = f"memsync {INDEX_FILENAME} entry merge"
+GITATTRIBUTES = f"{INDEX_FILENAME} merge={MERGE_DRIVER_NAME}\n"
 GITIGNORE = f"{LOCK_FILE_NAME}\n"
 DEFAULT_IDENTITY = ("memsync", "memsync@localhost")
 _LOCK_RETRIES = 5
@@ -144,7 +145,7 @@ class MemoryRepo:
             _ensure_line(info / "exclude", f"/{folder.strip('/')}/\n")
             if repo.head() is not None:
                 repo.git.run("rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", folder)
-        repo.git.run("config", f"merge.{MERGE_DRIVER_NAME}.name", "memsync MEMORY.md entry merge")
+        repo.git.run("config", f"merge.{MERGE_DRIVER_NAME}.name", MERGE_DRIVER_DESCRIPTION)
         repo.git.run(
             "config", f"merge.{MERGE_DRIVER_NAME}.driver", driver_command or merge_driver_command()
         )
@@ -155,7 +156,7 @@ class MemoryRepo:
         _ensure_line(path / ".gitattributes", GITATTRIBUTES)
         _ensure_line(path / ".gitignore", GITIGNORE)
         if repo.head() is None:
-            repo.git.run("symbolic-ref", "HEAD", f"refs/heads/{MAIN}")
+            repo.git.run("symbolic-ref", "HEAD", head_ref(MAIN))
             repo.commit(CommitKind.MANUAL, "start memsync history", allow_empty=True)
         else:
             # The whole index is committed: an untracked folder's removal goes too.
@@ -205,7 +206,7 @@ class MemoryRepo:
 
     def branches(self, prefix: str = "") -> dict[str, str]:
         """Branch name → commit, for branches starting with ``prefix`` (e.g. ``dream/``)."""
-        return self.refs(f"refs/heads/{prefix}", strip="refs/heads/")
+        return self.refs(head_ref(prefix), strip=head_ref(""))
 
     def refs(self, prefix: str, *, strip: str = "") -> dict[str, str]:
         output = self.git.run("for-each-ref", "--format=%(objectname) %(refname)", prefix)
@@ -367,27 +368,37 @@ class MemoryRepo:
         return [BlameLine(number, text, commits[sha]) for sha, number, text in rows]
 
     def ages(self, rev: str = "HEAD", *, cached: bool = True) -> dict[str, datetime]:
-        """Last-change time of every file at ``rev``, from history: one pass the first
-        time, then only the commits since the last answer (see ``memsync.store.ages``)."""
+        """When each file at ``rev`` got its current content on ``rev``'s first-parent
+        line: one pass the first time, then only the commits since the last answer (see
+        ``memsync.store.ages``)."""
         # A full commit id needs no rev-parse process (the dashboard passes one).
         head = rev if _FULL_SHA.fullmatch(rev) else self.rev_parse(rev)
-        wanted = set(self.files(head)) if head else set()
-        if not wanted or head is None:
+        blobs = self.blobs(head) if head else {}
+        if not blobs or head is None:
             return {}
-        if not cached:
-            return parse_ages(self._walk_names(head), wanted)
-        return incremental_ages(
-            self._common_dir / "memsync" / AGES_CACHE_NAME,
-            head,
-            wanted,
-            self._walk_names,
-            self.is_ancestor,
-        )
+        cache_dir = self._common_dir / "memsync" if cached else None
+        return first_parent_ages(cache_dir, head, blobs, self._walk_first_parent, self.is_ancestor)
 
-    def _walk_names(self, revisions: str) -> Iterator[bytes]:
-        """``git log --name-only -z`` over ``revisions``, as NUL-separated records; the
-        caller may stop early (the git process is then ended)."""
-        with self.git.stream("log", "--format=%x1e%ct", "--name-only", "-z", revisions) as log:
+    def blobs(self, rev: str = "HEAD") -> dict[str, str]:
+        """Every file path in the tree at ``rev`` with its blob id."""
+        status, output = self.git.run_bytes_status("ls-tree", "-r", "-z", f"{rev}^{{commit}}")
+        if status != 0:
+            return {}
+        found = {}
+        for record in output.split(b"\0"):
+            meta, _, path = record.partition(b"\t")
+            parts = meta.split()
+            if path and len(parts) == 3 and parts[1] == b"blob":
+                found[path.decode("utf-8", "replace")] = parts[2].decode()
+        return found
+
+    def _walk_first_parent(self, revisions: str) -> Iterator[bytes]:
+        """``git log --first-parent --reverse --raw -z`` over ``revisions``, oldest first,
+        as NUL-separated records: each commit's blobs against its first parent."""
+        with self.git.stream(
+            "log", "--first-parent", "--reverse", "--raw", "-z", "--no-abbrev", "--no-renames",
+            "--format=%x1e%ct%x1f%P", revisions,
+        ) as log:  # fmt: skip
             assert log.stdout is not None
             yield from _split_nul(log.stdout)
 
@@ -569,7 +580,7 @@ class MemoryRepo:
         message = format_message(
             CommitKind.REVERT,
             summary or f'revert "{info.summary}"',
-            [("Memsync-Reverts", target), *trailers],
+            [REVERTS(target), *trailers],
         )
         with self.lock.held():
             self.recover(clean=True)

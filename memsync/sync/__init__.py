@@ -5,7 +5,7 @@ Kept import-free on purpose: the Git hooks run ``python -m memsync.sync.prerecei
 and ``python -m memsync.sync.postreceive`` on every push, so importing this package
 must not pull in Django, Celery or GitPython. Import the submodules you need:
 
-* ``memsync.sync.refs`` — the refs policy (pure);
+* ``memsync.sync.push_rules`` — which refs a member may push (pure);
 * ``memsync.sync.inspection`` — what a push adds, checked with ``memsync.secrets``;
 * ``memsync.sync.hooks`` — installing the hooks in a repository;
 * ``memsync.sync.merge`` — merging ``members/<user>`` into ``main``, conflicts kept on

@@ -31,7 +31,7 @@ from memsync.sync.objects import (
     quarantined_objects,
     tip_links,
 )
-from memsync.sync.refs import RefUpdate, refusal
+from memsync.sync.push_rules import RefUpdate, refusal
 
 if TYPE_CHECKING:
     from memsync.memory import Problem
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
 PREFIX = "memsync:"
 # A push of thousands of bad files would otherwise flood the pusher's terminal.
 MAX_REPORTED = 40
-INDEX_PATH = "MEMORY.md"
 
 
 @dataclass
@@ -254,9 +253,9 @@ def _too_large(path: str, size: int, limit: int) -> Finding:
 
 
 def _memory_problems(path: str, data: bytes) -> Iterable[Problem]:
-    from memsync.memory import MemoryFile, MemoryIndex, is_topic_path
+    from memsync.memory import INDEX_FILENAME, MemoryFile, MemoryIndex, is_topic_path
 
-    if path == INDEX_PATH:
+    if path == INDEX_FILENAME:
         return MemoryIndex.parse_bytes(data, path).problems(path)
     if is_topic_path(path):
         return MemoryFile.parse(path, data).problems

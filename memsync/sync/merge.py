@@ -17,10 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from memsync.secrets import check_blob
-from memsync.store import CommitKind, Identity, MemoryRepo
-from memsync.sync.refs import member_branch
-
-CONFLICTS_PREFIX = "refs/memsync/conflicts/"
+from memsync.store import CommitKind, Identity, MemoryRepo, refs, trailers
 
 
 @dataclass(frozen=True)
@@ -34,11 +31,11 @@ class Member:
 
     @property
     def branch(self) -> str:
-        return member_branch(self.username)
+        return refs.member_branch(self.username)
 
     @property
     def co_author(self) -> tuple[str, str]:
-        return ("Co-authored-by", f"{self.username} <{self.email}>")
+        return trailers.CO_AUTHORED_BY(f"{self.username} <{self.email}>")
 
 
 @dataclass(frozen=True)
@@ -47,8 +44,8 @@ class MemberConflict:
 
     path: str
     base_commit: str | None
-    ours_commit: str  # main just before the merge
-    theirs_commit: str  # the member's branch tip that was merged
+    main_commit: str  # main just before the merge
+    member_commit: str  # the member's branch tip that was merged
 
 
 @dataclass(frozen=True)
@@ -56,7 +53,7 @@ class MemberMerge:
     member: str
     status: str  # merged, up-to-date, no-branch
     commit: str | None = None
-    theirs: str | None = None
+    member_commit: str | None = None
     conflicts: tuple[MemberConflict, ...] = ()
 
     @property
@@ -73,14 +70,14 @@ def merge_member(repo: MemoryRepo, member: Member, *, branch: str | None = None)
     """
     branch = branch or member.branch
     with repo.lock.held():
-        theirs = repo.rev_parse(f"refs/heads/{branch}")
-        if theirs is None:
+        tip = repo.rev_parse(refs.head_ref(branch))
+        if tip is None:
             return MemberMerge(member.username, "no-branch")
         before = repo.head()
         assert before is not None, "a memsync repository always has a first commit"
-        if repo.is_ancestor(theirs, before):
-            return MemberMerge(member.username, "up-to-date", commit=before, theirs=theirs)
-        expected = repo.merge_preview(theirs)
+        if repo.is_ancestor(tip, before):
+            return MemberMerge(member.username, "up-to-date", commit=before, member_commit=tip)
+        expected = repo.merge_preview(tip)
         body = ""
         if expected:
             body = (
@@ -88,37 +85,33 @@ def merge_member(repo: MemoryRepo, member: Member, *, branch: str | None = None)
                 + ", ".join(expected)
                 + "; the member's side is kept for review."
             )
-        trailers = [("Memsync-Member", member.username), member.co_author]
-        trailers += [("Memsync-Conflict", path) for path in expected]
+        written = [trailers.MEMBER(member.username), member.co_author]
+        written += [trailers.CONFLICT(path) for path in expected]
         result = repo.merge(
-            theirs,
+            tip,
             kind=CommitKind.MERGE,
             summary=f"{branch} into main",
-            trailers=trailers,
+            trailers=written,
             author=member.identity,
             keep_ours_on_conflict=True,
             body=body,
         )
-        base = repo.merge_base(before, theirs) if result.conflicts else None
-    conflicts = tuple(
-        MemberConflict(found.path, base, before, theirs) for found in result.conflicts
-    )
-    return MemberMerge(member.username, result.status, result.commit, theirs, conflicts)
-
-
-def conflict_ref(conflict_id: int | str) -> str:
-    return f"{CONFLICTS_PREFIX}{conflict_id}"
+        base = repo.merge_base(before, tip) if result.conflicts else None
+    conflicts = tuple(MemberConflict(found.path, base, before, tip) for found in result.conflicts)
+    return MemberMerge(member.username, result.status, result.commit, tip, conflicts)
 
 
 def keep_conflict_sides(repo: MemoryRepo, ref: str, conflict: MemberConflict) -> None:
-    """Pin both sides: ``<ref>/ours`` (main then) and ``<ref>/theirs`` (the member's tip)."""
-    repo.update_ref(f"{ref}/ours", conflict.ours_commit)
-    repo.update_ref(f"{ref}/theirs", conflict.theirs_commit)
+    """Pin both sides: ``<ref>/main`` (main then) and ``<ref>/member`` (the member's tip)."""
+    repo.update_ref(refs.conflict_side_ref(ref, "main"), conflict.main_commit)
+    repo.update_ref(refs.conflict_side_ref(ref, "member"), conflict.member_commit)
 
 
 class Resolution(StrEnum):
-    MINE = "mine"  # main's side, as it was when the merge was tried
-    THEIRS = "theirs"  # the member's side
+    # The values predate the main/member vocabulary; they stay as they are because
+    # commits' Memsync-Resolution trailers and stored conflict items already hold them.
+    MAIN = "mine"  # main's side, as it was when the merge was tried
+    MEMBER = "theirs"  # the member's side
     EDIT = "edit"  # content written by the resolver
 
 
@@ -138,7 +131,8 @@ def settle_conflict(
 ) -> str:
     """Settle one conflict on ``main`` with a merge-kind commit authored by ``by``.
 
-    ``mine`` restores main's side, ``theirs`` takes the member's, ``edit`` writes
+    `Resolution.MAIN` restores main's side, `Resolution.MEMBER` takes the member's,
+    ``edit`` writes
     ``content`` (checked like a push: secrets, size, encoding). A side that deleted the
     file deletes it. When ``main`` already holds the chosen content the commit is
     empty, so the decision is still in history. Returns the new commit.
@@ -151,23 +145,23 @@ def settle_conflict(
         if findings:
             raise ResolutionRefused("; ".join(finding.message() for finding in findings))
         data: bytes | None = content
-    elif resolution is Resolution.MINE:
-        data = repo.read(conflict.ours_commit, conflict.path)
+    elif resolution is Resolution.MAIN:
+        data = repo.read(conflict.main_commit, conflict.path)
     else:
-        data = repo.read(conflict.theirs_commit, conflict.path)
-    trailers = [
-        ("Memsync-Conflict", str(conflict_id)),
-        ("Memsync-Resolution", str(resolution)),
-        ("Memsync-Member", member.username),
+        data = repo.read(conflict.member_commit, conflict.path)
+    written = [
+        trailers.CONFLICT(conflict_id),
+        trailers.RESOLUTION(resolution),
+        trailers.MEMBER(member.username),
     ]
-    if resolution is not Resolution.MINE:
-        trailers.append(member.co_author)
+    if resolution is not Resolution.MAIN:
+        written.append(member.co_author)
     summary = f"resolve {conflict.path} from {member.branch} ({resolution})"
     with repo.lock.held():
         if repo.read("HEAD", conflict.path) == data:
-            sha = repo.commit(CommitKind.MERGE, summary, trailers, author=by, allow_empty=True)
+            sha = repo.commit(CommitKind.MERGE, summary, written, author=by, allow_empty=True)
         else:
-            sha = repo.apply({conflict.path: data}, CommitKind.MERGE, summary, trailers, author=by)
+            sha = repo.apply({conflict.path: data}, CommitKind.MERGE, summary, written, author=by)
     if sha is None:
         raise ResolutionRefused(f"resolving {conflict.path} made no commit")
     return sha

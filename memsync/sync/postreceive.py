@@ -13,8 +13,9 @@ from __future__ import annotations
 import os
 import sys
 
+from memsync.store.refs import branch_of, member_ref
 from memsync.sync.inspection import PREFIX
-from memsync.sync.refs import RefUpdate, member_ref
+from memsync.sync.push_rules import RefUpdate
 
 # A broker that is down must not hold the pusher's terminal for long.
 _PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5}
@@ -44,7 +45,7 @@ def main() -> int:
     received = [u for u in updates if pusher and u.ref == member_ref(pusher) and not u.is_delete]
     if not received:
         return 0
-    branch = received[-1].ref.removeprefix("refs/heads/")
+    branch = branch_of(received[-1].ref)
     project_id = os.environ.get("MEMSYNC_PROJECT_ID", "")
     broker_url = os.environ.get("MEMSYNC_BROKER_URL", "")
     task_name = os.environ.get("MEMSYNC_MERGE_TASK", "")

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from memsync.sync.inspection import PREFIX, inspect_push
-from memsync.sync.refs import RefUpdate
+from memsync.sync.push_rules import RefUpdate
 
 
 def main() -> int:

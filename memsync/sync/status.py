@@ -6,10 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memsync.store import MAIN, CommitInfo, MemoryRepo
-
-MEMBERS_REFS = "refs/heads/members/"
-EXTRACTIONS_REFS = "refs/heads/extractions/"
-DREAM_REFS = "refs/heads/dream/"
+from memsync.store.refs import DREAMS, MEMBERS, branch_of, head_ref
 
 
 @dataclass(frozen=True)
@@ -26,24 +23,25 @@ class TeamStatus:
     proposals: list[BranchState]
 
 
-def unmerged_members(repo: MemoryRepo, prefix: str = MEMBERS_REFS) -> list[str]:
+def unmerged_members(repo: MemoryRepo, prefix: str = MEMBERS) -> list[str]:
     """Usernames whose ``members/<user>`` branch (or, with ``prefix``, another per-user
     branch such as ``extractions/<user>``) holds commits ``main`` lacks: one
     ``git for-each-ref`` call, for the sweep that re-queues merges a hook could not."""
-    output = repo.git.run("for-each-ref", f"--no-merged={MAIN}", "--format=%(refname)", prefix)
-    return [ref.removeprefix(prefix) for ref in output.splitlines() if ref]
+    refs = head_ref(prefix)
+    output = repo.git.run("for-each-ref", f"--no-merged={MAIN}", "--format=%(refname)", refs)
+    return [ref.removeprefix(refs) for ref in output.splitlines() if ref]
 
 
 def unmerged_branches(repo: MemoryRepo, prefix: str) -> list[BranchState]:
-    """Branches under ``prefix`` (a ``refs/heads/…/`` path) that ``main`` does not contain."""
+    """Branches under ``prefix`` (such as ``members/``) that ``main`` does not contain."""
     output = repo.git.run(
-        "for-each-ref", f"--no-merged={MAIN}", "--format=%(objectname) %(refname)", prefix
+        "for-each-ref", f"--no-merged={MAIN}", "--format=%(objectname) %(refname)", head_ref(prefix)
     )
     states = []
     for line in output.splitlines():
         sha, ref = line.split(" ", 1)
         ahead = int(repo.git.run("rev-list", "--count", sha, f"^{MAIN}"))
-        states.append(BranchState(ref.removeprefix("refs/heads/"), sha, ahead))
+        states.append(BranchState(branch_of(ref), sha, ahead))
     return states
 
 
@@ -51,6 +49,6 @@ def team_status(repo: MemoryRepo) -> TeamStatus:
     main = repo.rev_parse(MAIN)
     return TeamStatus(
         main=repo.commit_info(main) if main else None,
-        pending_merges=unmerged_branches(repo, MEMBERS_REFS),
-        proposals=unmerged_branches(repo, DREAM_REFS),
+        pending_merges=unmerged_branches(repo, MEMBERS),
+        proposals=unmerged_branches(repo, DREAMS),
     )

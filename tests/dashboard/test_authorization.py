@@ -146,6 +146,19 @@ RULES: dict[str, Rule] = {
     "dashboard:index": Rule(acme, page()),
     "dashboard:memory": Rule(lambda s: ["acme", "notes.md"], page()),
     "dashboard:blame": Rule(lambda s: ["acme", "notes.md"], page()),
+    # Editing is the maintainer's; members propose through their branch (issue 13).
+    "dashboard:memory-edit": Rule(
+        lambda s: ["acme", "notes.md"],
+        (Case("GET", MAINTAIN_PAGE), Case("POST", ACT, {"text": topic("notes", "Notes").decode()})),
+    ),
+    "dashboard:memory-preview": Rule(
+        lambda s: ["acme", "notes.md"],
+        action({**ACT, "alice": 200}, text=topic("notes", "Notes").decode()),
+    ),
+    "dashboard:memory-delete": Rule(
+        lambda s: ["acme", "notes.md"], (Case("GET", MAINTAIN_PAGE), Case("POST", ACT))
+    ),
+    "dashboard:memory-confirm": Rule(lambda s: ["acme", "notes.md"], action()),
     "dashboard:history": Rule(acme, page()),
     "dashboard:activity": Rule(acme, page()),
     "dashboard:commit": Rule(lambda s: ["acme", s.extraction], page()),

@@ -180,7 +180,7 @@ def test_it_exits_1_with_the_error_when_the_dream_fails(memory):
 def test_it_uses_the_deterministic_engine_without_an_api_key(memory):
     result, _ = dream_json(str(memory), "--force")
 
-    if importlib.util.find_spec("memsync.dream.engines") is None:
+    if importlib.util.find_spec("memsync.dream.engine_choice") is None:
         assert result["status"] == "failed"
         assert "'deterministic' dream engine is not installed" in result["reason"]
     else:

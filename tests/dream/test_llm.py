@@ -16,7 +16,7 @@ import pytest
 from memsync.agent import AgentError
 from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamCancelled, DreamContext, Scope
-from memsync.dream.engines import EngineUnavailable, get_engine
+from memsync.dream.engine_choice import EngineUnavailable, get_engine
 from memsync.dream.llm import AnthropicEngine
 from memsync.dream.prompts import CONSOLIDATION_SYSTEM_PROMPT
 from tests.dream.corpus import NOW, RecordingProgress

@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from dashboard import dream_runs
-from dashboard.models import DreamEngine, Project, Run, RunKind, RunStatus, SessionRecord
+from dashboard.models import DreamEngineChoice, Project, Run, RunKind, RunStatus, SessionRecord
 from dashboard.sync import create_repository
 from dashboard.tasks.dream import check_dream_gates
 from memsync.dream.proposals import list_proposals
@@ -46,7 +46,9 @@ ORPHAN = (
 def make_project() -> Project:
     """A project whose main has a relative date, a dead pointer and an unindexed file."""
     slug = f"scale-{uuid.uuid4().hex[:8]}"
-    project = Project.objects.create(slug=slug, name=slug, dream_engine=DreamEngine.DETERMINISTIC)
+    project = Project.objects.create(
+        slug=slug, name=slug, dream_engine=DreamEngineChoice.DETERMINISTIC
+    )
     project.repo_dir.mkdir(parents=True)
     (project.repo_dir / "MEMORY.md").write_text(INDEX)
     (project.repo_dir / "project_deploys.md").write_text(DEPLOYS)

@@ -265,7 +265,7 @@ def test_it_reports_main_pending_merges_proposals_and_conflicts(team: Team, clie
     dream_tip = repo.commit(CommitKind.DREAM, "a proposal")
     repo.git.run("checkout", "-q", "main")
     conflict = ConflictItem.objects.create(
-        project=team.project, member="bob", path="x.md", ours_commit=main, theirs_commit=bob_tip
+        project=team.project, member="bob", path="x.md", main_commit=main, member_commit=bob_tip
     )
 
     response = client.get(f"/api/projects/{team.slug}/status", **bearer(team, "carol"))

@@ -98,7 +98,7 @@ def test_it_loses_none_of_a_hundred_concurrent_changes(
     shared_main = repo.read("main", SHARED).decode()
     conflicts = ConflictItem.objects.filter(project=crowd.project)
     kept_aside = {
-        (item.member, repo.read(item.theirs_commit, item.path).decode()) for item in conflicts
+        (item.member, repo.read(item.member_commit, item.path).decode()) for item in conflicts
     }
     lost = []
     for member in MEMBERS:
@@ -116,7 +116,7 @@ def test_it_loses_none_of_a_hundred_concurrent_changes(
     assert "<<<<<<<" not in index and "<<<<<<<" not in shared_main
     assert {item.path for item in conflicts} <= {SHARED}
     for item in conflicts:
-        assert repo.rev_parse(f"{item.ref}/theirs") == item.theirs_commit
+        assert repo.rev_parse(f"{item.ref}/member") == item.member_commit
     runs = Run.objects.filter(project=crowd.project, kind="merge")
     assert not runs.filter(status=RunStatus.FAILED).exists()
     assert runs.filter(status__in=[RunStatus.MERGED, RunStatus.CONFLICT]).count() >= len(MEMBERS)

@@ -15,7 +15,7 @@ import pytest
 
 from memsync.sync.hooks import install_hooks
 from memsync.sync.inspection import inspect_push
-from memsync.sync.refs import RefUpdate
+from memsync.sync.push_rules import RefUpdate
 from tests.sync.conftest import GitUser, Team, quarantines, stored, topic
 
 pytestmark = pytest.mark.slow

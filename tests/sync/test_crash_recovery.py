@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from dashboard.models import ConflictItem, Run, RunKind, RunStatus
-from dashboard.tasks.sync import merge_member_branch
+from dashboard.tasks.sync import merge_member_branch_task
 from tests.sync.conftest import Team, make_team, topic, wait_for_merges
 from tests.sync.test_merge import member_commit
 
@@ -63,7 +63,7 @@ def test_a_worker_killed_mid_merge_leaves_nothing_for_a_human_to_do(
     hold, reached = _hold_commits(team, tmp_path)
     first = celery_worker_factory(queues="memsync")
     for member in MEMBERS:
-        merge_member_branch.apply_async((team.project.pk, member), {"tip": ""})
+        merge_member_branch_task.apply_async((team.project.pk, member), {"tip": ""})
 
     _wait_for(reached, timeout=120)
     first.kill_tree()

@@ -239,8 +239,8 @@ def test_it_lets_a_viewer_clone_but_not_push(team: Team, people: dict[str, GitUs
             "uploaded sessions",
         ),
         (
-            "HEAD:refs/memsync/conflicts/1/ours",
-            "refs/memsync/conflicts/1/ours: refs/memsync/* is kept by the server",
+            "HEAD:refs/memsync/conflicts/1/main",
+            "refs/memsync/conflicts/1/main: refs/memsync/* is kept by the server",
         ),
         ("HEAD:refs/tags/v1", "refs/tags/v1: only your member branch accepts pushes"),
     ],

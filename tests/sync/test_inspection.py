@@ -10,7 +10,7 @@ import pytest
 
 from memsync.sync.hooks import install_hooks
 from memsync.sync.inspection import inspect_push
-from memsync.sync.refs import RefUpdate, refusal
+from memsync.sync.push_rules import RefUpdate, refusal
 
 ZERO = "0" * 40
 

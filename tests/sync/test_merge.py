@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 
 from dashboard.models import ConflictItem, ConflictStatus, Run, RunStatus
 from dashboard.sync import merge_member_branch, resolve_conflict
-from dashboard.tasks.sync import merge_member_branch as merge_task
+from dashboard.tasks.sync import merge_member_branch_task as merge_task
 from memsync.sync.merge import ResolutionRefused
 from tests.sync.conftest import Team, make_team, topic
 
@@ -102,10 +102,10 @@ def test_it_keeps_mains_side_merges_the_rest_and_pins_both_sides_of_a_conflict(
     assert item.path == "shared.md" and item.member == "bob"
     assert item.status == ConflictStatus.OPEN
     assert item.ref == f"refs/memsync/conflicts/{item.pk}"
-    assert team.repo.rev_parse(f"{item.ref}/ours") == main_before
-    assert team.repo.rev_parse(f"{item.ref}/theirs") == bob_tip
-    assert team.repo.read(f"{item.ref}/theirs", "shared.md").decode() == bob_side
-    assert team.repo.read(f"{item.ref}/ours", "shared.md").decode() == alice_side
+    assert team.repo.rev_parse(f"{item.ref}/main") == main_before
+    assert team.repo.rev_parse(f"{item.ref}/member") == bob_tip
+    assert team.repo.read(f"{item.ref}/member", "shared.md").decode() == bob_side
+    assert team.repo.read(f"{item.ref}/main", "shared.md").decode() == alice_side
     commit = team.repo.commit_info("main")
     assert commit.kind == "merge" and commit.trailer("Memsync-Conflict") == "shared.md"
     assert "Kept main's side of shared.md" in commit.body

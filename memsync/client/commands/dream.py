@@ -17,9 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from memsync.agent.model import DEFAULT_MODEL
 from memsync.client.errors import CommandError
+from memsync.store.refs import dream_branch
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
 DEFAULT_MAX_TURNS = 30
 DEFAULT_TOKEN_BUDGET = 400_000
 FAILED_STATUSES = {"failed", "cancelled"}
@@ -27,7 +28,8 @@ FAILED_STATUSES = {"failed", "cancelled"}
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     dream = subparsers.add_parser(
-        "dream", help="consolidate a memory directory into a proposal on branch dream/<id>"
+        "dream",
+        help=f"consolidate a memory directory into a proposal on branch {dream_branch('<id>')}",
     )
     dream.add_argument("directory", type=Path)
     dream.add_argument(
@@ -119,7 +121,7 @@ def _redis_client() -> Any:
 
 def run_dream_command(args: argparse.Namespace) -> int:
     from memsync.dream.engine import Scope
-    from memsync.dream.engines import EngineUnavailable, get_engine
+    from memsync.dream.engine_choice import EngineUnavailable, get_engine
     from memsync.dream.gates import GateConfig, evaluate_gates
     from memsync.dream.locks import ConsolidationLock, redis_lock_key
     from memsync.dream.run import (

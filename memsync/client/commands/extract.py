@@ -20,9 +20,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from memsync.agent.model import DEFAULT_MODEL
 from memsync.client.errors import CommandError
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 
 

@@ -30,9 +30,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memsync.agent.model import DEFAULT_MODEL
 from memsync.client.errors import CommandError
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 HOOK_EVENT = "UserPromptSubmit"
 # Claude Code shows a hook's additionalContext whole up to about 10,000 characters and

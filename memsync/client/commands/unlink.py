@@ -44,9 +44,11 @@ def run_unlink(args: argparse.Namespace) -> int:
                 f"not pushed, {len(state.changes)} changed file(s)); run `memsync push` "
                 "first, or `memsync unlink --force` to drop it"
             )
+    from memsync.memory import INDEX_FILENAME
+
     removed = remove_team_block(location.path)
     print(
-        f"{location.path / 'MEMORY.md'}: "
+        f"{location.path / INDEX_FILENAME}: "
         + ("team block removed" if removed else "had no team block")
     )
     if clone is not None:

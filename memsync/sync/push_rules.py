@@ -1,36 +1,19 @@
-"""Which refs a member may push (SPEC T1): only ``refs/heads/members/<own username>``.
+"""Which refs a member may push (SPEC T1): only their own member branch.
 
 ``main`` changes only by the server's merges and a maintainer's approvals, ``dream/*``
 branches are the server's proposals, ``extractions/<user>`` holds what the server
 extracted from a member's uploaded sessions (never ``members/<user>``: that branch moves
 only when its member pushes, so their next push is never refused for the server's
 work), and ``refs/memsync/*`` holds what the server keeps (both sides of conflicts).
-Pure: the pre-receive hook feeds it what Git reports.
+The names themselves are `memsync.store.refs`. Pure: the pre-receive hook feeds it what
+Git reports.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-MEMBERS_PREFIX = "refs/heads/members/"
-MAIN_REF = "refs/heads/main"
-DREAM_PREFIX = "refs/heads/dream/"
-EXTRACTIONS_PREFIX = "refs/heads/extractions/"
-SERVER_PREFIX = "refs/memsync/"
-
-
-def member_branch(username: str) -> str:
-    """The branch name (without ``refs/heads/``) a member pushes to."""
-    return f"members/{username}"
-
-
-def member_ref(username: str) -> str:
-    return MEMBERS_PREFIX + username
-
-
-def extraction_branch(username: str) -> str:
-    """The branch (without ``refs/heads/``) the server's extractions for a member land on."""
-    return f"extractions/{username}"
+from memsync.store import refs
 
 
 @dataclass(frozen=True)
@@ -57,20 +40,19 @@ class RefUpdate:
 
 def refusal(update: RefUpdate, pusher: str) -> str | None:
     """Why ``pusher`` may not make ``update``, or None when they may."""
-    own = member_ref(pusher)
+    own = refs.member_ref(pusher)
     if update.ref == own:
         return None
     ref = update.ref
-    if ref == MAIN_REF:
-        why = "main changes only when the server merges members' branches"
-    elif ref.startswith(DREAM_PREFIX):
-        why = "dream/* branches are proposals the server makes"
-    elif ref.startswith(EXTRACTIONS_PREFIX):
-        why = "extractions/* hold what the server extracts from uploaded sessions"
-    elif ref.startswith(SERVER_PREFIX):
-        why = "refs/memsync/* is kept by the server"
-    elif ref.startswith(MEMBERS_PREFIX):
-        owner = ref.removeprefix(MEMBERS_PREFIX)
+    if ref == refs.MAIN_REF:
+        why = f"{refs.MAIN} changes only when the server merges members' branches"
+    elif ref.startswith(refs.head_ref(refs.DREAMS)):
+        why = f"{refs.DREAMS}* branches are proposals the server makes"
+    elif ref.startswith(refs.head_ref(refs.EXTRACTIONS)):
+        why = f"{refs.EXTRACTIONS}* hold what the server extracts from uploaded sessions"
+    elif ref.startswith(refs.SERVER):
+        why = f"{refs.SERVER}* is kept by the server"
+    elif (owner := refs.parse_member_branch(ref)) is not None:
         verb = "delete" if update.is_delete else "push to"
         why = f"it belongs to {owner}; you may not {verb} it"
     else:
