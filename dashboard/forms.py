@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django import forms
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from memsync.memory import MEMORY_TYPES
+from memsync.store import CommitKind
 
 from .models import Membership, Role
 
@@ -52,6 +55,25 @@ class IndexFilterForm(forms.Form):
         if age == "stale":
             return days > 1
         return days > int(age)
+
+
+class HistoryFilterForm(forms.Form):
+    """Filters of the history page, as query parameters (a filtered page is a link)."""
+
+    kind = forms.ChoiceField(
+        required=False, choices=[("", "any kind"), *((k.value, k.value) for k in CommitKind)]
+    )
+    author = forms.ChoiceField(required=False)
+    file = forms.CharField(required=False, max_length=300, strip=True)
+
+    def __init__(self, data: Mapping[str, str], usernames: list[str]) -> None:
+        super().__init__(data)
+        author = self.fields["author"]
+        assert isinstance(author, forms.ChoiceField)
+        author.choices = [("", "anyone"), *((u, u) for u in usernames)]
+
+    def is_filtering(self) -> bool:
+        return self.is_valid() and any(self.cleaned_data.values())
 
 
 class TokenForm(forms.Form):

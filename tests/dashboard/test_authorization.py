@@ -160,6 +160,10 @@ RULES: dict[str, Rule] = {
     ),
     "dashboard:memory-confirm": Rule(lambda s: ["acme", "notes.md"], action()),
     "dashboard:history": Rule(acme, page()),
+    "dashboard:search": Rule(
+        acme, (Case("GET", READ, query="q=notes"), Case("POST", NOT_THIS_METHOD))
+    ),
+    "dashboard:overview": Rule(acme, page()),
     "dashboard:activity": Rule(acme, page()),
     "dashboard:commit": Rule(lambda s: ["acme", s.extraction], page()),
     "dashboard:commit-revert": Rule(
