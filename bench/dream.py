@@ -20,13 +20,17 @@ Ratios, not milliseconds, are the result: the disk here is noisy.
 
     python bench/dream.py --growth 500,2000,10000
 
-prints only the deterministic engine's ratio at each size, and how the ratio grows
-from the smallest size (flat growth: the dream stays linear in the memories).
+prints only the deterministic dream at each size: the engine's ratio and the whole
+``run_dream``'s (worktree, ages, engine, canaries, commit), in wall time and in CPU
+time (the process's and its git children's: steadier when other work shares the
+machine), how each CPU ratio grows from the smallest size (flat growth: the dream
+stays linear in the memories), and the peak RSS of the process during the run.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import statistics
@@ -34,13 +38,18 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 # Run as ``python bench/dream.py``, this directory comes first on sys.path; the
 # benchmark imports tests.dream.corpus, so put the repository root there instead.
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path[0] = str(ROOT)
+
+
+T = TypeVar("T")
 
 
 def best_of(function: Callable[[], object], repeats: int) -> float:
@@ -215,14 +224,52 @@ def bench_dream(base: Path, memories: int) -> float | None:
     return ratio
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of the children it waited for (git): on a shared
+    machine a ratio of CPU times moves far less with the load than one of wall times."""
+    # os.times() counts in clock ticks (10 ms): too coarse for reading 500 files, so
+    # this process's own time comes from the finer process clock.
+    children = os.times()
+    return time.process_time() + children.children_user + children.children_system
+
+
+def _timed(function: Callable[[], T]) -> tuple[T, float, float]:
+    """What one call of `function` returns, and its wall and CPU seconds."""
+    wall, cpu = time.perf_counter(), cpu_seconds()
+    result = function()
+    return result, time.perf_counter() - wall, cpu_seconds() - cpu
+
+
+def _reset_peak_rss() -> None:
+    """Make the kernel's peak RSS of this process start again from its current RSS
+    (Linux: writing 5 to clear_refs), so a peak read later is the dream's own."""
+    # Elsewhere the peak is the process's since it started.
+    with contextlib.suppress(OSError):
+        Path("/proc/self/clear_refs").write_text("5")
+
+
+def _peak_rss_mib() -> float:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def bench_growth(base: Path, sizes: list[int]) -> None:
     from memsync.dream.engine import Scope
-    from tests.dream.corpus import RecordingProgress, build_corpus
+    from memsync.dream.run import DreamRequest, DreamStatus, run_dream
+    from memsync.store import MemoryRepo
+    from tests.dream.corpus import RecordingProgress, build_corpus, commit_corpus
 
     engine = deterministic_engine()
     if engine is None:
         return
-    first: float | None = None
+    first: tuple[float, ...] | None = None
     for size in sizes:
         corpus = build_corpus(base / f"growth-{size}", memories=size)
         files = [p for p in corpus.root.rglob("*") if p.is_file()]
@@ -231,22 +278,39 @@ def bench_growth(base: Path, sizes: list[int]) -> None:
             for path in files:
                 path.read_bytes()
 
-        read_time = best_of(read_once, 5)
+        reads = [_timed(read_once) for _ in range(5)]
+        read_wall = statistics.median(wall for _, wall, _ in reads)
+        read_cpu = statistics.median(cpu for _, _, cpu in reads)
         copy = base / f"growth-{size}-copy"
         shutil.copytree(corpus.root, copy)
         context = corpus.context(Scope.PERSONAL, workdir=copy)
-        started = time.perf_counter()
-        engine.consolidate(context, RecordingProgress())  # type: ignore[attr-defined]
-        engine_time = time.perf_counter() - started
-        ratio = engine_time / read_time
-        first = first or ratio
+        consolidate = engine.consolidate  # type: ignore[attr-defined]
+        _, engine_wall, engine_cpu = _timed(partial(consolidate, context, RecordingProgress()))
+        shutil.rmtree(copy)
+
+        commit_corpus(corpus)
+        MemoryRepo.init(corpus.root)
+        _reset_peak_rss()
+        request = DreamRequest(repo_path=corpus.root, engine=engine)  # type: ignore[arg-type]
+        outcome, run_wall, run_cpu = _timed(partial(run_dream, request))
+        assert outcome.status == DreamStatus.PROPOSED, outcome.reason
+        peak = _peak_rss_mib()
+
+        ratios = (
+            engine_wall / read_wall,
+            engine_cpu / read_cpu,
+            run_wall / read_wall,
+            run_cpu / read_cpu,
+        )
+        first = first or ratios
         print(
-            f"{size:>6} memories: engine {engine_time * 1000:.0f} ms, read once "
-            f"{read_time * 1000:.1f} ms, ratio {ratio:.1f}, growth x{ratio / first:.2f} "
-            "from the first size",
+            f"{size:>6} memories: read once {read_wall * 1000:.1f} ms ({read_cpu * 1000:.1f} ms "
+            f"CPU); engine {engine_wall * 1000:.0f} ms, ratio {ratios[0]:.1f}, CPU ratio "
+            f"{ratios[1]:.1f} (growth x{ratios[1] / first[1]:.2f}); whole run_dream "
+            f"{run_wall * 1000:.0f} ms, ratio {ratios[2]:.1f}, CPU ratio {ratios[3]:.1f} "
+            f"(growth x{ratios[3] / first[3]:.2f}); peak RSS of the run {peak:.0f} MiB",
             flush=True,
         )
-        shutil.rmtree(copy)
         shutil.rmtree(corpus.root)
 
 
@@ -255,7 +319,7 @@ def main() -> None:
     parser.add_argument("--projects", type=int, default=10_000)
     parser.add_argument("--memories", type=int, default=2_000)
     parser.add_argument("--loops", type=int, default=20_000)
-    parser.add_argument("--growth", help="only the engine's ratio at these sizes: 500,2000,10000")
+    parser.add_argument("--growth", help="only the dream's ratios at these sizes: 500,2000,10000")
     options = parser.parse_args()
     if options.growth:
         with tempfile.TemporaryDirectory(prefix="memsync-bench-dream-") as tmp:

@@ -33,6 +33,7 @@ from memsync.dream.locks import ConsolidationLock, RedisDreamLock, redis_lock_ke
 from memsync.dream.run import DreamOutcome, DreamRequest, DreamStatus, run_dream
 from memsync.store import LOCK_FILE_NAME
 
+from . import notifications
 from .dream_sessions import ProjectScanThrottle, RecordedSessions
 from .models import Project, Run, RunKind, RunStatus
 
@@ -280,7 +281,15 @@ def execute_run(run_id: int, *, worker: str = "") -> str:
         cancelled=_CancelFlag(run_id),
     )
     progress.flush()
-    return _finish(run_id, detail, outcome)
+    finished = _finish(run_id, detail, outcome)
+    if outcome.status == DreamStatus.PROPOSED and outcome.dream_id:
+        notifications.proposal_opened(
+            project,
+            outcome.dream_id,
+            outcome.summary or outcome.reason,
+            len(outcome.files_touched),
+        )
+    return finished
 
 
 def _abandon_other_runs(project_id: int, run_id: int) -> None:

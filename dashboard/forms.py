@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django import forms
 from django.contrib.auth.models import User
+from django.core.validators import URLValidator
 from django.db.models import Q, QuerySet
 
 from memsync.memory import MEMORY_TYPES
+from memsync.store import CommitKind
 
-from .models import Membership, Role
+from .models import Membership, Role, WebhookFormat
 
 NO_TYPE = "none"
 
@@ -52,6 +56,25 @@ class IndexFilterForm(forms.Form):
         if age == "stale":
             return days > 1
         return days > int(age)
+
+
+class HistoryFilterForm(forms.Form):
+    """Filters of the history page, as query parameters (a filtered page is a link)."""
+
+    kind = forms.ChoiceField(
+        required=False, choices=[("", "any kind"), *((k.value, k.value) for k in CommitKind)]
+    )
+    author = forms.ChoiceField(required=False)
+    file = forms.CharField(required=False, max_length=300, strip=True)
+
+    def __init__(self, data: Mapping[str, str], usernames: list[str]) -> None:
+        super().__init__(data)
+        author = self.fields["author"]
+        assert isinstance(author, forms.ChoiceField)
+        author.choices = [("", "anyone"), *((u, u) for u in usernames)]
+
+    def is_filtering(self) -> bool:
+        return self.is_valid() and any(self.cleaned_data.values())
 
 
 class TokenForm(forms.Form):
@@ -155,3 +178,28 @@ class ViewedForm(forms.Form):
 
     path = forms.CharField(max_length=500)
     viewed = forms.BooleanField(required=False)
+
+
+class WebhookForm(forms.Form):
+    """A project webhook: where events are POSTed, in which body, signed or not."""
+
+    url = forms.URLField(
+        max_length=500,
+        label="URL",
+        assume_scheme="https",
+        widget=forms.URLInput(attrs={"size": 48, "placeholder": "https://hooks.slack.com/…"}),
+        # The worker POSTs to it: no file:, ftp: or other schemes urllib would follow.
+        validators=[
+            URLValidator(
+                schemes=["http", "https"],
+                message="Enter an http:// or https:// URL: only those receive webhooks.",
+                code="not-http",  # not "invalid", which the field rewords as "Enter a valid URL."
+            )
+        ],
+    )
+    format = forms.ChoiceField(choices=WebhookFormat.choices, initial=WebhookFormat.SLACK)
+    secret = forms.CharField(
+        max_length=200,
+        required=False,
+        help_text="Optional: signs each body (X-Memsync-Signature: sha256=HMAC).",
+    )

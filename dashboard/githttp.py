@@ -34,6 +34,7 @@ from memsync.sync.hooks import restore_hook_files
 
 from .auth import WWW_AUTHENTICATE, authenticate, membership_for
 from .models import Project, Role
+from .notifications import PUSH_REFUSED_TASK
 from .sync import MERGE_TASK
 
 log = logging.getLogger(__name__)
@@ -107,10 +108,11 @@ def _environment(request: HttpRequest, project: Project, git_path: str, user: st
         CONTENT_TYPE=request.META.get("CONTENT_TYPE", ""),
         REMOTE_USER=user,
         REMOTE_ADDR=request.META.get("REMOTE_ADDR", ""),
-        # What the post-receive hook needs to queue the merge.
+        # What the hooks need to queue the merge and a refusal's notification.
         MEMSYNC_PROJECT_ID=str(project.pk),
         MEMSYNC_BROKER_URL=settings.CELERY_BROKER_URL,
         MEMSYNC_MERGE_TASK=MERGE_TASK,
+        MEMSYNC_REFUSED_TASK=PUSH_REFUSED_TASK,
         MEMSYNC_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
     )
     if request.META.get("CONTENT_LENGTH"):

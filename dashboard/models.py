@@ -339,3 +339,64 @@ class ViewedFile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} viewed {self.path} of {self.dream_id}"
+
+
+class NotificationEvent(models.TextChoices):
+    PROPOSAL = "proposal", "a new dream proposal"
+    CONFLICT = "conflict", "a conflict waiting for review"
+    PUSH_REFUSED = "push-refused", "a refused push"
+
+
+class WebhookFormat(models.TextChoices):
+    SLACK = "slack", 'Slack-compatible ({"text": …})'
+    GENERIC = "generic", "generic JSON (event, project, url, details)"
+
+
+class Webhook(models.Model):
+    """Where a project's events are POSTed (dashboard.notifications)."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    format = models.CharField(max_length=16, choices=WebhookFormat.choices)
+    # Signs each body (X-Memsync-Signature: sha256=HMAC); stored as given: it must sign.
+    secret = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.project.slug} → {self.url}"
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", "pending"
+    DELIVERED = "delivered", "delivered"
+    FAILED = "failed", "failed"
+
+
+class Delivery(models.Model):
+    """One event sent to one webhook, or by email to the project's maintainers
+    (``webhook`` empty, ``target`` the addresses); retried by the worker with backoff."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="deliveries")
+    webhook = models.ForeignKey(
+        Webhook, null=True, blank=True, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    target = models.CharField(max_length=1000, help_text="the URL, or 'email: a@x, b@y'")
+    event = models.CharField(max_length=32, choices=NotificationEvent.choices)
+    payload = models.JSONField(default=dict)
+    status = models.CharField(
+        max_length=16, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    response_code = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]

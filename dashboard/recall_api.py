@@ -4,35 +4,28 @@ Token auth as for the rest of the API (``dashboard.api.endpoint``); a viewer may
 read. Parameters: ``q`` (required), ``limit`` (1–5, default 5), ``surfaced`` (file
 names already shown, repeated or comma-separated), ``tool`` (recently used tools,
 repeated), ``engine=ranking`` to skip the model even when the server has an API key.
-Memories are read from ``main`` as committed. The ranking index of a commit is kept
-in memory (a few commits per process), so repeated queries against an unchanged
-``main`` do not rebuild it.
+Memories are read from ``main`` as committed, through the ranking index that
+``dashboard.recall_index`` keeps per commit (the dashboard's search shares it).
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from datetime import UTC, datetime
 
 from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.urls import path
 
-from memsync.recall.rank import RecallIndex
 from memsync.recall.recall import MAX_RESULTS, Selector, model_selector, recall
-from memsync.recall.sources import MemorySource, repository_source
-from memsync.store import MAIN, MemoryRepo, StoreError
+from memsync.store import MAIN, StoreError
 
 from .api import ApiError, endpoint
 from .models import Membership, Role
+from .recall_index import indexed
 from .sync import open_repository
 
 app_name = "recall_api"
 MAX_QUERY_CHARS = 2_000
-_CACHED_COMMITS = 8
-_cache: OrderedDict[tuple[str, str], tuple[MemorySource, RecallIndex]] = OrderedDict()
-_cache_lock = threading.Lock()
 
 
 @endpoint("GET", Role.VIEWER)
@@ -58,7 +51,7 @@ def recall_view(request: HttpRequest, membership: Membership) -> JsonResponse:
     commit = repo.rev_parse(MAIN)
     if commit is None:
         raise ApiError(404, f"project {project.slug} has no {MAIN} branch")
-    source, index = _indexed(repo, commit)
+    source, index = indexed(repo, commit)
     result = recall(
         index,
         query,
@@ -94,21 +87,6 @@ def _selector(limit: int) -> Selector | None:
         timeout=20.0,
     )
     return model_selector(client, settings.MEMSYNC_MODEL, limit=limit)
-
-
-def _indexed(repo: MemoryRepo, commit: str) -> tuple[MemorySource, RecallIndex]:
-    key = (str(repo.path), commit)
-    with _cache_lock:
-        if key in _cache:
-            _cache.move_to_end(key)
-            return _cache[key]
-    source = repository_source(repo, commit)
-    entry = (source, source.index())
-    with _cache_lock:
-        _cache[key] = entry
-        while len(_cache) > _CACHED_COMMITS:
-            _cache.popitem(last=False)
-    return entry
 
 
 urlpatterns = [

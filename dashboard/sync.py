@@ -27,6 +27,7 @@ from memsync.sync.merge import (
     settle_conflict,
 )
 
+from . import notifications
 from .models import ConflictItem, ConflictStatus, Project
 
 # Celery task names, so the post-receive hook (which imports no Django) and modules that
@@ -112,6 +113,8 @@ def merge_member_branch(
     repo = open_repository(project)
     merge = merge_member(repo, member_for(username), branch=branch)
     items = [_record_conflict(repo, project, username, found) for found in merge.conflicts]
+    for item in items:
+        notifications.conflict_opened(project, item.pk, username, item.path)
     return merge, items
 
 

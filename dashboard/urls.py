@@ -9,10 +9,13 @@ from .views import (
     history,
     members,
     memories,
+    notifications,
+    overview,
     progress,
     projects,
     proposals,
     review,
+    search,
     team,
     tokens,
 )
@@ -31,6 +34,8 @@ urlpatterns = [
     path("p/<slug:slug>/", memories.memory_index, name="index"),
     path("p/<slug:slug>/memory/<path:path>", memories.memory_detail, name="memory"),
     path("p/<slug:slug>/blame/<path:path>", memories.memory_blame, name="blame"),
+    path("p/<slug:slug>/search/", search.memory_search, name="search"),
+    path("p/<slug:slug>/overview/", overview.overview, name="overview"),
     path("p/<slug:slug>/edit/<path:path>", editing.memory_edit, name="memory-edit"),
     path("p/<slug:slug>/preview/<path:path>", editing.memory_preview, name="memory-preview"),
     path("p/<slug:slug>/delete/<path:path>", editing.memory_delete, name="memory-delete"),
@@ -101,5 +106,17 @@ urlpatterns = [
         "p/<slug:slug>/members/<int:membership_id>/remove",
         members.member_remove,
         name="member-remove",
+    ),
+    # Notifications
+    path(
+        "p/<slug:slug>/notifications/",
+        notifications.notification_settings,
+        name="notifications",
+    ),
+    path("p/<slug:slug>/notifications/add", notifications.webhook_add, name="webhook-add"),
+    path(
+        "p/<slug:slug>/notifications/<int:webhook_id>/remove",
+        notifications.webhook_remove,
+        name="webhook-remove",
     ),
 ]

@@ -229,6 +229,26 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# --- Notifications (dashboard.notifications) -----------------------------------------------
+# Links in webhooks and emails start with this (https://memsync.example.com); empty: paths.
+MEMSYNC_BASE_URL = env_str("MEMSYNC_BASE_URL").rstrip("/")
+# A failed delivery is tried again after this many seconds, doubled each time, until it
+# has been tried MEMSYNC_NOTIFY_ATTEMPTS times.
+MEMSYNC_NOTIFY_RETRY_SECONDS = env_number("MEMSYNC_NOTIFY_RETRY_SECONDS", 30)
+MEMSYNC_NOTIFY_ATTEMPTS = int(env_number("MEMSYNC_NOTIFY_ATTEMPTS", 5))
+if MEMSYNC_NOTIFY_ATTEMPTS < 1:
+    raise ImproperlyConfigured("MEMSYNC_NOTIFY_ATTEMPTS must be at least 1")
+# Email goes to each project's maintainers when a mail server (or backend) is configured.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_PORT = int(env_number("EMAIL_PORT", 25))
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "memsync@localhost")
+MEMSYNC_EMAIL_NOTIFICATIONS = bool(EMAIL_HOST or env_str("EMAIL_BACKEND"))
+
 # --- Web ------------------------------------------------------------------------------------
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard:projects"

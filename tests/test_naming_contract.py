@@ -47,7 +47,8 @@ RULES = (
         ),
         Path("memsync/store/refs.py"),
     ),
-    Rule("trailer name", re.compile(r"Memsync-[A-Za-z]"), Path("memsync/store/trailers.py")),
+    # `X-Memsync-Signature` is the webhook HTTP header, not a commit trailer.
+    Rule("trailer name", re.compile(r"(?<!X-)Memsync-[A-Za-z]"), Path("memsync/store/trailers.py")),
     Rule(
         "index file name",
         re.compile(r"MEMORY\.md"),

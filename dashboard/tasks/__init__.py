@@ -4,5 +4,5 @@ Tasks are thin: ids in, re-fetch, one domain call, a Run row written, a short su
 """
 
 # Importing registers the tasks: the dream's, extraction of uploaded transcripts, member
-# merges, repository upkeep.
-from . import dream, extract, sync, upkeep  # noqa: F401
+# merges, repository upkeep, notifications.
+from . import dream, extract, notify, sync, upkeep  # noqa: F401

@@ -20,9 +20,12 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from memsync.dream.adoption import revert as revert_dream
 from memsync.store import MAIN, CommitInfo, CommitKind, MemoryRepo, StoreError, trailers
+from memsync.store.logfilter import LogFilter, filtered_log
 
 from ..access import project_for
+from ..forms import HistoryFilterForm
 from ..models import Role
+from ..people import People
 from ..sync import identity_for
 from .snapshot import open_repo, repo_or_404
 
@@ -88,15 +91,35 @@ def _page_number(request: HttpRequest) -> int:
         return 1
 
 
+def _filtered_commits(
+    repo: MemoryRepo, filters: HistoryFilterForm, people: People, number: int
+) -> list[CommitInfo]:
+    """One page (and one commit more, to know there is a next) of ``main``'s history."""
+    skip = (number - 1) * PER_PAGE
+    if not filters.is_filtering():
+        return repo.log(MAIN, limit=PER_PAGE + 1, skip=skip)
+    data = filters.cleaned_data
+    where = LogFilter(
+        kind=data["kind"] or None,
+        authors=people.author_patterns(data["author"]) if data["author"] else (),
+        path=data["file"] or None,
+    )
+    return filtered_log(repo, MAIN, where, limit=PER_PAGE + 1, skip=skip)
+
+
 @login_required
 @require_safe
 def history(request: HttpRequest, slug: str) -> HttpResponse:
     access = project_for(request, slug)
     repo = open_repo(access.project.repo_dir)
     number = _page_number(request)
-    commits = repo.log(MAIN, limit=PER_PAGE + 1, skip=(number - 1) * PER_PAGE) if repo else []
+    people = People.of(access.project)
+    filters = HistoryFilterForm(request.GET, people.usernames)
+    commits = _filtered_commits(repo, filters, people, number) if repo else []
     page = HistoryPage(commits[:PER_PAGE], number, len(commits) > PER_PAGE)
     reverts = reverts_on_main(repo) if repo else {}
+    query = request.GET.copy()
+    query.pop("page", None)
     return render(
         request,
         "dashboard/history.html",
@@ -105,6 +128,10 @@ def history(request: HttpRequest, slug: str) -> HttpResponse:
             "project": access.project,
             "page": page,
             "reverts": reverts,
+            "people": people,
+            "present": set(repo.files(MAIN)) if repo else set(),
+            "filters": filters,
+            "filter_query": query.urlencode(),
             "tab": "history",
         },
     )

@@ -38,6 +38,7 @@ from memsync.store import MAIN, BlameLine, CommitInfo, MemoryRepo
 from ..access import ProjectAccess, project_for
 from ..forms import IndexFilterForm
 from ..markdown import render_markdown
+from ..people import People
 from .snapshot import open_repo
 
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}([ \t]|$)")
@@ -326,6 +327,7 @@ def memory_detail(request: HttpRequest, slug: str, path: str) -> HttpResponse:
             "freshness": Freshness(days),
             "history": history,
             "history_limit": HISTORY_LIMIT,
+            "people": People.of(access.project),
             "tab": "index",
         },
     )

@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from importlib.metadata import PackageNotFoundError, version
 
 from memsync.client.errors import CommandError
 
@@ -32,10 +33,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="memsync", description="Git-backed team memory for coding agents."
     )
+    parser.add_argument("--version", action="version", version=f"memsync {_installed_version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).register(subparsers)
     return parser
+
+
+def _installed_version() -> str:
+    # A source checkout run without installing has no distribution metadata.
+    try:
+        return version("memsync")
+    except PackageNotFoundError:
+        return "(not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -110,6 +110,8 @@ class PushResult:
     commits: list[tuple[str, str]] = field(default_factory=list)  # (short sha, subject)
     files: list[tuple[str, str]] = field(default_factory=list)  # (git status letter, path)
     remote_lines: list[str] = field(default_factory=list)
+    # The server's branch already held everything: the clone's view of it was stale.
+    already_on_server: bool = False
 
     @property
     def pushed(self) -> bool:
@@ -238,7 +240,8 @@ class TeamClone:
         main = self.remote_ref(MAIN)
         ahead = behind = 0
         if main is not None:
-            ahead, behind = self.repo.ahead_behind("HEAD", main)
+            ahead, _ = self.repo.ahead_behind("HEAD", main)
+            behind = self._not_pulled(main)
         return CloneState(
             branch=branch,
             ahead=ahead,
@@ -251,9 +254,26 @@ class TeamClone:
             last_push_error=self.config("memsync.lastpusherror"),
         )
 
-    def _unpushed(self) -> list[tuple[str, str]]:
-        """Commits here that neither the server's member branch nor its main has."""
-        known = [ref for ref in (self.remote_ref(self.link.branch), self.remote_ref(MAIN)) if ref]
+    def _not_pulled(self, main: str) -> int:
+        """Commits of ``main`` a pull would bring. The server's merge commit of your own
+        push is not one when merging it here would change nothing (right after your push
+        was merged); it is when it carries more (the server merged ``MEMORY.md`` by entry)."""
+        written = int(self.git.run("rev-list", "--count", "--no-merges", f"HEAD..{main}"))
+        if written:
+            return written
+        merged = self.git.run_status("merge-tree", "--write-tree", "HEAD", main)[1]
+        if merged.split("\n", 1)[0] == self.git.run("rev-parse", "HEAD^{tree}"):
+            return 0
+        return int(self.git.run("rev-list", "--count", f"HEAD..{main}"))
+
+    def _server_refs(self) -> list[str]:
+        """The server's member branch and main, as this clone last saw them."""
+        return [ref for ref in (self.remote_ref(self.link.branch), self.remote_ref(MAIN)) if ref]
+
+    def _unpushed(self, known: list[str] | None = None) -> list[tuple[str, str]]:
+        """Commits here that none of ``known`` has (default: the server's member branch
+        and main as last fetched)."""
+        known = self._server_refs() if known is None else known
         out = self.git.run("log", "--format=%h%x09%s", "HEAD", "--not", *known)
         commits = []
         for line in out.splitlines():
@@ -348,6 +368,8 @@ class TeamClone:
             self._commit_local(None)
             result = PushResult(commits=self._unpushed())
             if not result.commits:
+                # Whatever was refused before is gone or pushed: not a refusal to report.
+                self._forget_refusal()
                 return result
             result.files = self._unpushed_files()
             ref = head_ref(self.link.branch)
@@ -356,8 +378,9 @@ class TeamClone:
             )
             result.remote_lines = remote_lines(err)
             if status == 0:
+                self._count_what_the_server_lacked(result, _pushed_over(out, ref))
                 self.record("lastpush", now_iso())
-                self.git.run_status("config", "--local", "--unset", "memsync.lastpusherror")
+                self._forget_refusal()
                 return result
             # --porcelain puts the per-ref verdict on stdout, git's own errors on stderr.
             failure = _push_failure(f"{out}\n{err}", result.remote_lines, self.link)
@@ -367,6 +390,21 @@ class TeamClone:
                 self._reset_to_server()
                 self.record("lastpusherror", f"{now_iso()} {failure}")
             raise failure
+
+    def _count_what_the_server_lacked(self, result: PushResult, before: str | None) -> None:
+        """Narrow ``result`` to the commits the server did not have. The tracking refs
+        can be stale (an earlier push that timed out after the server stored it): Git's
+        own verdict says where the server's branch really was."""
+        if before == _UP_TO_DATE:
+            result.commits, result.files, result.already_on_server = [], [], True
+        elif before is not None:
+            main = self.remote_ref(MAIN)
+            known = [before, main] if main else [before]
+            result.commits = self._unpushed(known)
+            result.files = self._unpushed_files(known)
+
+    def _forget_refusal(self) -> None:
+        self.git.run_status("config", "--local", "--unset", "memsync.lastpusherror")
 
     def _why_branch_moved(self) -> str:
         """What the server's member branch holds that this clone lacks, and where it came
@@ -476,10 +514,10 @@ class TeamClone:
                 next(entries, None)  # the rename's source follows as its own field
         return paths
 
-    def _unpushed_files(self) -> list[tuple[str, str]]:
+    def _unpushed_files(self, known: list[str] | None = None) -> list[tuple[str, str]]:
         """Files the unpushed commits change (not counting what merges brought from
         the server), each with its latest status letter."""
-        known = [ref for ref in (self.remote_ref(self.link.branch), self.remote_ref(MAIN)) if ref]
+        known = self._server_refs() if known is None else known
         out = self.git.run(
             "log", "--format=", "--name-status", "--no-renames", "HEAD", "--not", *known
         )
@@ -558,6 +596,25 @@ def remote_lines(stderr: str) -> list[str]:
         if line.startswith("remote:"):
             lines.append(line.removeprefix("remote:").strip())
     return [line for line in lines if line]
+
+
+_UP_TO_DATE = "up to date"
+
+
+def _pushed_over(porcelain: str, ref: str) -> str | None:
+    """From ``git push --porcelain``'s line for ``ref``: the commit the server's branch was
+    at (``old..new`` or ``old...new``), ``_UP_TO_DATE`` when it already had ours, None
+    for a new branch (or a line Git did not print)."""
+    for line in porcelain.splitlines():
+        flag, _, rest = line.partition("\t")
+        refspec, _, summary = rest.partition("\t")
+        if not refspec.endswith(f":{ref}"):
+            continue
+        if flag == "=":
+            return _UP_TO_DATE
+        old, dots, _ = summary.partition("..")
+        return old if dots and old else None
+    return None
 
 
 def _push_failure(output: str, remote: list[str], link: Link) -> TeamError:

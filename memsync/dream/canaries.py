@@ -131,18 +131,24 @@ def read_tree(root: Path) -> dict[str, bytes]:
 class _Tree:
     """One side of the comparison: memories, their recall index, their facts."""
 
-    def __init__(self, blobs: Mapping[str, bytes], ages: Mapping[str, datetime]) -> None:
+    def __init__(
+        self,
+        blobs: Mapping[str, bytes],
+        ages: Mapping[str, datetime],
+        facts_by_content: dict[bytes, frozenset[str]],
+    ) -> None:
         self.blobs = blobs
         directory = MemoryDirectory.from_files(None, blobs)
         self.memories = directory.files
         self.index = RecallIndex(directory_documents(directory, ages))
-        self._facts: dict[str, frozenset[str]] = {}
+        # Shared by both trees: a file the dream left as it was has the same facts.
+        self._facts = facts_by_content
 
     def facts_of(self, path: str) -> frozenset[str]:
-        if path not in self._facts:
-            data = self.blobs.get(path, b"").decode("utf-8", "replace")
-            self._facts[path] = facts(data)
-        return self._facts[path]
+        data = self.blobs.get(path, b"")
+        if data not in self._facts:
+            self._facts[data] = facts(data.decode("utf-8", "replace"))
+        return self._facts[data]
 
     def answers(self, question: str, now: datetime) -> frozenset[str]:
         result = recall(self.index, question, read=self.blobs.get, now=now)
@@ -159,7 +165,8 @@ def run_canaries(
     now: datetime,
 ) -> CanaryResult:
     """Ask main's canaries of both trees (path → bytes of topic files and index)."""
-    main, dream = _Tree(before, ages), _Tree(after, ages)
+    facts_by_content: dict[bytes, frozenset[str]] = {}
+    main, dream = _Tree(before, ages, facts_by_content), _Tree(after, ages, facts_by_content)
     questions = canaries_of(main.memories)
     result = CanaryResult(len(questions), 0, 0)
     for canary in questions:

@@ -317,8 +317,12 @@ def _canonical(word: str) -> str:
 
 def content_words(text: str) -> frozenset[str]:
     """The words that say something, normalised; Chinese text as character bigrams."""
+    return _content_words(normalise(text))
+
+
+def _content_words(normalised: str) -> frozenset[str]:
     found: set[str] = set()
-    for word in _WORD.findall(normalise(text).casefold()):
+    for word in _WORD.findall(normalised.casefold()):
         if _CJK_START.match(word):
             chars = [c for c in word if c not in STOPWORDS]
             found.update(a + b for a, b in itertools.pairwise(chars))
@@ -331,7 +335,10 @@ def content_words(text: str) -> frozenset[str]:
 
 def facts(text: str) -> frozenset[str]:
     """The facts of a memory's text (see the module's docstring), normalised."""
-    text = normalise(text)
+    return _facts(normalise(text))
+
+
+def _facts(text: str) -> frozenset[str]:
     found: set[str] = set()
     for match in _BACKTICKED.finditer(text):
         found.add("`" + match.group(1).strip().casefold())
@@ -382,17 +389,26 @@ class DuplicateGroup:
     kept_because: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Profile:
     words: frozenset[str]
-    facts: frozenset[str]
     exact: str  # the normalised text, for exact copies
+    text: str  # normalised
+    _facts: frozenset[str] | None = None
+
+    @property
+    def facts(self) -> frozenset[str]:
+        # Several regex passes each: found only for the few pairs whose words already
+        # make them look like duplicates, not for every memory of the directory.
+        if self._facts is None:
+            self._facts = _facts(self.text)
+        return self._facts
 
 
 def _profile(memory: Candidate) -> _Profile:
     text = normalise(memory.text)
     exact = " ".join(re.findall(r"\w+", text.casefold()))
-    return _Profile(content_words(text), facts(text), exact)
+    return _Profile(_content_words(text), exact, text)
 
 
 def survivor_key(memory: Candidate) -> tuple[datetime, int, int, str]:
@@ -483,8 +499,7 @@ def duplicate_reason(
     """Why two memories of one type are duplicates, or None when they are not."""
     if one.exact == other.exact:
         return "the same text"
-    if not (one.facts <= other.facts or other.facts <= one.facts):
-        return None
+    # Every test below must pass; the facts, the costliest to find, are checked last.
     shared = len(one.words & other.words)
     if shared < MIN_SHARED_WORDS:
         return None
@@ -493,7 +508,7 @@ def duplicate_reason(
     if conservative:
         return (
             f"{resemblance:.0%} alike"
-            if resemblance >= TEAM_RESEMBLANCE_THRESHOLD and (one.facts == other.facts)
+            if resemblance >= TEAM_RESEMBLANCE_THRESHOLD and one.facts == other.facts
             else None
         )
     # A memory wholly inside a longer one (the same plus new lines) is still a copy.
@@ -506,6 +521,8 @@ def duplicate_reason(
     # a misspelt word ("recieve") is the one exception.
     only_one, only_other = _without_typos(one.words - other.words, other.words - one.words)
     if only_one and only_other:
+        return None
+    if not (one.facts <= other.facts or other.facts <= one.facts):
         return None
     if one.facts != other.facts:
         return f"{containment:.0%} of one is in the other, which adds facts"

@@ -15,6 +15,7 @@ from memsync.dream.index_budget import fit_budget, within_budget
 from memsync.dream.index_edit import (
     SUBINDEX_DIRNAME,
     IndexLines,
+    Section,
     cut_part,
     entry_path,
     fit_line,
@@ -90,6 +91,8 @@ def index_orphans(directory: DreamDirectory, report: DreamReport) -> None:
     parts = sections(index)
     typed = {heading_type(section.title): section for section in parts if section.heading}
     typed.pop(None, None)
+    # Where each type's new entries go: after its section's last non-blank line.
+    ends = {kind: _last_written(index, section) for kind, section in typed.items()}
     after: dict[int, list[str]] = {}
     appended: list[str] = []
     new_sections: dict[str, list[str]] = {}
@@ -108,16 +111,7 @@ def index_orphans(directory: DreamDirectory, report: DreamReport) -> None:
         if not typed or kind is None:
             appended.append(line)
         elif kind in typed:
-            section = typed[kind]
-            last = max(
-                (
-                    n
-                    for n in range(section.first, section.last + 1)
-                    if index.lines[n - 1][0].strip()
-                ),
-                default=section.heading or 0,
-            )
-            after.setdefault(last, []).append(line)
+            after.setdefault(ends[kind], []).append(line)
         else:
             new_sections.setdefault(kind, []).append(line)
     replace = {n: [index.lines[n - 1][0], *lines] for n, lines in after.items() if n > 0}
@@ -126,6 +120,14 @@ def index_orphans(directory: DreamDirectory, report: DreamReport) -> None:
     directory.set_index(INDEX_FILENAME, index.edited(replace, appended))
     if created:
         report.notes.append(f"{directory.shown(INDEX_FILENAME)}: there was none; created it")
+
+
+def _last_written(index: IndexLines, section: Section) -> int:
+    """The last non-blank line of `section`, or its heading when it has none."""
+    return max(
+        (n for n in range(section.first, section.last + 1) if index.lines[n - 1][0].strip()),
+        default=section.heading or 0,
+    )
 
 
 def _orphan_entry(path: str, memory: MemoryFile) -> str:

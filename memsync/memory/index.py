@@ -13,6 +13,7 @@ within 25,000 UTF-16 code units, as Claude Code counts (see `memsync.memory.limi
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -132,6 +133,15 @@ def _escape_title(title: str) -> str:
 
 
 def _parse_entry(content: str, line: int) -> IndexEntry | None:
+    parts = _entry_parts(content)
+    return None if parts is None else IndexEntry(*parts[:3], line, *parts[3:])
+
+
+# The parts of an entry line but its number. The same lines are parsed again and again
+# (every edit of an index, every trial layout of the dream's index budget); matching
+# each once keeps a 10,000-entry index from costing a regex match per line per parse.
+@functools.lru_cache(maxsize=16384)
+def _entry_parts(content: str) -> tuple[str, str, str, str, str, str, str, str] | None:
     match = _ENTRY.match(content)
     if match is None:
         return None
@@ -139,16 +149,15 @@ def _parse_entry(content: str, line: int) -> IndexEntry | None:
     rest = _REST.match(match["rest"])
     assert rest is not None  # the pattern matches any single line
     separator = rest["gap"] + rest["sep"] + rest["gap2"] if rest["sep"] else rest["gap"]
-    return IndexEntry(
-        title=match["title"],
-        target=target,
-        hook=rest["hook"].rstrip(),
-        line=line,
-        raw=content,
-        indent=match["indent"],
-        bullet=match["bullet"],
-        separator=separator if rest["sep"] else "",
-        emphasis="**" if match["open"] and match["close"] else "",
+    return (
+        match["title"],  # title
+        target,
+        rest["hook"].rstrip(),  # hook
+        content,  # raw
+        match["indent"],
+        match["bullet"],
+        separator if rest["sep"] else "",
+        "**" if match["open"] and match["close"] else "",  # emphasis
     )
 
 

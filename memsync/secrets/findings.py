@@ -15,8 +15,11 @@ class FindingKind(StrEnum):
     NOT_UTF8 = "not-utf8"
 
 
+# Plain git's pushers rewrite their commit; `memsync push` undoes it and rewords this.
+SECRET_ADVICE = "remove it and rewrite the commit"
+
 _ADVICE = {
-    FindingKind.SECRET: "remove it and rewrite the commit",
+    FindingKind.SECRET: SECRET_ADVICE,
     FindingKind.TOO_LARGE: f"memory files are limited to {MAX_BLOB_BYTES:,} bytes; split it",
     FindingKind.NOT_UTF8: "save the file as UTF-8",
     FindingKind.UNSAFE_PATH: "rename it to a plain relative path inside the memory directory",

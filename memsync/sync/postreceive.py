@@ -21,20 +21,14 @@ from memsync.sync.push_rules import RefUpdate
 _PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5}
 
 
-def enqueue_merge(
-    broker_url: str, task_name: str, queue: str, project_id: int, username: str, tip: str
-) -> str:
-    """Publish one merge task; returns its task id."""
+def publish(broker_url: str, task_name: str, queue: str, args: list[object]) -> str:
+    """Publish one task by name; returns its task id."""
     from celery import Celery
 
     app = Celery("memsync-hook", broker=broker_url, set_as_current=False)
     app.conf.broker_connection_timeout = 5
     result = app.send_task(
-        task_name,
-        args=[project_id, username, tip],
-        queue=queue,
-        retry=True,
-        retry_policy=_PUBLISH_RETRY,
+        task_name, args=args, queue=queue, retry=True, retry_policy=_PUBLISH_RETRY
     )
     return str(result.id)
 
@@ -55,7 +49,7 @@ def main() -> int:
         return 0
     queue = os.environ.get("MEMSYNC_QUEUE", "memsync")
     try:
-        enqueue_merge(broker_url, task_name, queue, int(project_id), pusher, received[-1].new)
+        publish(broker_url, task_name, queue, [int(project_id), pusher, received[-1].new])
     except Exception as error:
         # The push itself succeeded; the branch shows as a pending merge until the next
         # push (or an operator) queues it again.

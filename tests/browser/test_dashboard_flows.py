@@ -163,6 +163,8 @@ MAIN_PAGES = {
     "memory": "/p/acme/memory/deploy_process.md",
     "blame": "/p/acme/blame/review_style.md",
     "history": "/p/acme/history/",
+    "search": "/p/acme/search/?q=deploy+review",
+    "overview": "/p/acme/overview/",
     "commit": None,  # the newest extraction, found in the scene
     "proposal": None,
     "proposals": "/p/acme/dreams/",

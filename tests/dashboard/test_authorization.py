@@ -22,7 +22,15 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from dashboard.models import AccessToken, ConflictItem, Membership, Run, RunKind, RunStatus
+from dashboard.models import (
+    AccessToken,
+    ConflictItem,
+    Membership,
+    Run,
+    RunKind,
+    RunStatus,
+    Webhook,
+)
 from memsync.store import CommitKind
 from tests.dashboard.world import (
     World,
@@ -61,6 +69,7 @@ class Scene:
     bob_token_id: int
     carol_membership_id: int
     tokens: dict[str, str] = field(default_factory=dict)
+    webhook_id: int = 0
 
 
 def build_scene(world: World) -> Scene:
@@ -87,8 +96,17 @@ def build_scene(world: World) -> Scene:
     assert bob_token is not None
     carol = Membership.objects.get(project=world.acme, user=world.users["carol"])
     User.objects.create_user("newcomer", "newcomer@example.com", "pw")
+    webhook = Webhook.objects.create(project=world.acme, url="https://hooks.example.com/x")
     return Scene(
-        world, extraction, outcome.dream_id, run.pk, conflict.pk, bob_token.pk, carol.pk, tokens
+        world,
+        extraction,
+        outcome.dream_id,
+        run.pk,
+        conflict.pk,
+        bob_token.pk,
+        carol.pk,
+        tokens,
+        webhook_id=webhook.pk,
     )
 
 
@@ -160,6 +178,10 @@ RULES: dict[str, Rule] = {
     ),
     "dashboard:memory-confirm": Rule(lambda s: ["acme", "notes.md"], action()),
     "dashboard:history": Rule(acme, page()),
+    "dashboard:search": Rule(
+        acme, (Case("GET", READ, query="q=notes"), Case("POST", NOT_THIS_METHOD))
+    ),
+    "dashboard:overview": Rule(acme, page()),
     "dashboard:activity": Rule(acme, page()),
     "dashboard:commit": Rule(lambda s: ["acme", s.extraction], page()),
     "dashboard:commit-revert": Rule(
@@ -192,6 +214,11 @@ RULES: dict[str, Rule] = {
     "dashboard:member-add": Rule(acme, action(username="newcomer", role="viewer")),
     "dashboard:member-role": Rule(lambda s: ["acme", s.carol_membership_id], action(role="member")),
     "dashboard:member-remove": Rule(lambda s: ["acme", s.carol_membership_id], action()),
+    "dashboard:notifications": Rule(acme, page(MAINTAIN_PAGE)),
+    "dashboard:webhook-add": Rule(
+        acme, action(url="https://hooks.example.com/new", format="generic")
+    ),
+    "dashboard:webhook-remove": Rule(lambda s: ["acme", s.webhook_id], action()),
     # Token routes: a browser session alone is refused; the persona's token is judged by
     # the persona's role.
     "git": Rule(

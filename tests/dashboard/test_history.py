@@ -23,15 +23,15 @@ def revert_url(sha: str) -> str:
     return reverse("dashboard:commit-revert", args=["acme", sha])
 
 
-def test_it_lists_commits_with_kind_author_session_model_and_tokens(world):
+def test_it_lists_commits_with_kind_memory_names_author_session_model_and_tokens(world):
     commit_memories(
         world.repo(),
         {"a.md": topic("a", "A fact")},
-        summary="3f9c — saved 1 memory",
+        summary="3f9c2a — saved 1 memory",
         trailers=(
             ("Memsync-Session", "3f9c2a"),
             ("Memsync-Model", "claude-sonnet-4-5"),
-            ("Memsync-Tokens", "in=812 out=96"),
+            ("Memsync-Tokens", "in=812 out=96 cache_read=0 cache_write=0"),
         ),
         author=Identity("Bob Member", "bob@example.com"),
     )
@@ -41,8 +41,86 @@ def test_it_lists_commits_with_kind_author_session_model_and_tokens(world):
 
     assert 'class="badge kind kind-extract">extract<' in page
     assert 'class="badge kind kind-sync">sync<' in page
-    assert "3f9c — saved 1 memory" in page and "Bob Member" in page
-    assert "3f9c2a" in page and "claude-sonnet-4-5" in page and "in=812 out=96" in page
+    assert '<a href="/p/acme/memory/a.md">a.md</a>' in page
+    assert '<span class="headline">saved 1 memory</span>' in page  # not the session id
+    assert "3f9c2a" in page and "claude-sonnet-4-5" in page
+    assert "<code>in=812 out=96</code>" in page  # the zero cache counts left out
+
+
+def test_it_shows_only_the_trailers_that_say_something(world):
+    commit_memories(
+        world.repo(),
+        {"a.md": topic("a", "A fact")},
+        summary="s-9 — saved 1 memory",
+        trailers=(("Memsync-Session", "s-9"), ("Memsync-Model", "none"),
+                  ("Memsync-Tokens", "in=0 out=0 cache_read=0 cache_write=0")),
+    )  # fmt: skip
+
+    page = world.client("carol").get(history_url()).content.decode()
+
+    assert "model" not in page.split("<tbody>")[1]
+    assert "tokens" not in page.split("<tbody>")[1] and "in=0" not in page
+
+
+def test_one_user_is_one_author_whatever_name_git_wrote(world):
+    world.users["bob"].first_name, world.users["bob"].last_name = "Bob", "Chen"
+    world.users["bob"].save()
+    repo = world.repo()
+    commit_memories(repo, {"a.md": b"a\n"}, author=Identity("bob", "bob@example.com"))
+    commit_memories(repo, {"b.md": b"b\n"}, author=Identity("Bob Chen", "bob@example.com"))
+
+    page = world.client("carol").get(history_url()).content.decode()
+
+    assert page.count('<td class="author">Bob Chen</td>') == 2
+    assert '<td class="author">bob</td>' not in page
+
+
+def test_a_revert_of_a_revert_reads_once(world):
+    repo = world.repo()
+    sha = commit_memories(repo, {"a.md": b"a\n"}, summary="saved a")
+    first = repo.revert(sha)
+    assert first.commit is not None
+    repo.revert(first.commit)
+
+    page = world.client("carol").get(history_url()).content.decode()
+
+    assert "revert revert" not in page and 'revert "' not in page
+    assert "undid “undid “saved a””" in page
+    top = repo.rev_parse("main")
+    assert top is not None
+    commit_page = world.client("carol").get(commit_url(top)).content.decode()
+    assert "</span> undid “undid “saved a””</h1>" in commit_page
+
+
+def test_it_filters_by_kind_author_and_file(world):
+    repo = world.repo()
+    bob = Identity("bob", "bob@example.com")
+    commit_memories(repo, {"a.md": b"a\n"}, CommitKind.EXTRACT, "alpha by bob", author=bob)
+    commit_memories(repo, {"b.md": b"b\n"}, CommitKind.SYNC, "beta by bob", author=bob)
+    commit_memories(repo, {"a.md": b"a2\n"}, CommitKind.EXTRACT, "gamma by alice",
+                    author=Identity("Alice A", "alice@example.com"))  # fmt: skip
+    carol = world.client("carol")
+
+    def shown(query: str) -> set[str]:
+        page = carol.get(f"{history_url()}?{query}").content.decode()
+        return {word for word in ("alpha", "beta", "gamma") if f"{word} by" in page}
+
+    assert shown("kind=extract") == {"alpha", "gamma"}
+    assert shown("author=bob") == {"alpha", "beta"}
+    assert shown("file=a.md") == {"alpha", "gamma"}
+    assert shown("kind=extract&author=bob&file=a.md") == {"alpha"}
+    assert shown("kind=dream") == set()
+    assert "No commit matches these filters" in carol.get(f"{history_url()}?kind=dream").text
+
+
+def test_a_filtered_history_pages_with_its_filters(world):
+    repo = world.repo()
+    for number in range(33):
+        commit_memories(repo, {"n.md": f"{number}\n".encode()}, CommitKind.SYNC, f"change {number}")
+
+    page = world.client("carol").get(f"{history_url()}?kind=sync").content.decode()
+
+    assert '<a href="?kind=sync&amp;page=2" rel="next">' in page
 
 
 def test_it_pages_through_a_long_history(world):

@@ -55,7 +55,7 @@ def test_it_shows_each_entry_with_its_type_description_and_age(world, memories):
     page = world.client("carol").get(index_url(world)).content.decode()
 
     assert "Deploys" in page and "staging gate first" in page
-    assert "Deploys go through the staging gate" in page  # the file's description
+    assert "Alice is the release manager" in page  # the file's description
     assert 'class="badge type type-project"' in page
     assert 'class="badge type type-user"' in page
     assert "12 days ago" in page
@@ -68,6 +68,35 @@ def test_it_shows_the_exact_freshness_note_for_memories_older_than_a_day(world, 
     note = FRESHNESS_NOTE.format(days=12)
     assert note.replace("—", "&mdash;") in page or note in page
     assert page.count("Memories are point-in-time observations") == 1
+
+
+def test_freshness_is_a_compact_badge_with_the_full_sentence_on_hover(world, memories):
+    page = world.client("carol").get(index_url(world)).content.decode()
+
+    note = FRESHNESS_NOTE.format(days=12).replace("'", "&#x27;").replace('"', "&quot;")
+    assert f'<span class="badge age stale" title="{note}">12 days ago</span>' in page
+    assert '<p class="note">' not in page
+
+
+def test_a_description_the_entry_already_says_is_not_repeated(world):
+    repeated = "When releases go out and who signs them off"
+    new = "Payment sandbox keys for staging"
+    commit_memories(
+        world.repo(),
+        {
+            "train.md": topic("train", repeated),
+            "pay.md": topic("pay", new),
+            "MEMORY.md": (
+                entry("Release train", "train.md", "when releases go out, who signs off")
+                + entry("Payments", "pay.md", "which Stripe account")
+            ).encode(),
+        },
+    )
+
+    page = world.client("carol").get(index_url(world)).content.decode()
+
+    assert repeated not in page
+    assert page.count(new) == 1
 
 
 def test_it_reports_a_dead_link_and_a_memory_missing_from_the_index(world, memories):
@@ -149,7 +178,7 @@ def test_it_shows_the_team_scope_when_the_repository_has_one(world):
     commit_memories(
         repo,
         {
-            "team/MEMORY.md": entry("Shared", "shared.md", "a team memory").encode(),
+            "team/MEMORY.md": entry("Shared", "shared.md", "conventions").encode(),
             "team/shared.md": topic("shared", "Shared by the whole team", "reference"),
         },
     )

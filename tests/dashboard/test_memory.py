@@ -150,7 +150,7 @@ def test_it_lists_the_commits_that_changed_the_memory(world):
 
     page = world.client("carol").get(memory_url("a.md")).content.decode()
 
-    assert "s1 — saved 1 memory" in page and "bob&#x27;s push" in page
+    assert "saved 1 memory" in page and "bob&#x27;s push" in page
     assert "other file" not in page
     assert "session-one" in page and "claude-x" in page
     assert 'class="badge kind kind-sync"' in page
@@ -204,3 +204,17 @@ def test_wiki_links_between_memories_link_to_their_pages(world):
     assert f'<a href="{target}" rel="noopener noreferrer nofollow">release-train</a>' in page
     assert f'<a href="{target}" rel="noopener noreferrer nofollow">the train</a>' in page
     assert "[[no-such-memory]]" in page
+
+
+def test_its_history_names_each_author_once_per_user(world):
+    world.users["bob"].first_name, world.users["bob"].last_name = "Bob", "Chen"
+    world.users["bob"].save()
+    repo = world.repo()
+    commit_memories(repo, {"a.md": topic("a", "A")}, author=Identity("bob", "bob@example.com"))
+    commit_memories(
+        repo, {"a.md": topic("a", "A2")}, author=Identity("Bob Chen", "bob@example.com")
+    )
+
+    page = world.client("carol").get(memory_url("a.md")).content.decode()
+
+    assert page.count('<td class="author">Bob Chen</td>') == 2

@@ -114,7 +114,14 @@ def _redis_client() -> Any:
     url = os.environ.get("REDIS_URL", "").strip()
     if not url:
         return None
-    import redis
+    # redis is a server dependency; a developer machine that points at one needs the extra.
+    try:
+        import redis
+    except ImportError:
+        raise CommandError(
+            "REDIS_URL is set but the redis package is not installed "
+            "(pip install 'memsync[server]', or unset REDIS_URL)"
+        ) from None
 
     return redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=10)
 

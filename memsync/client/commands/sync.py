@@ -456,7 +456,7 @@ def _push(args: argparse.Namespace) -> int:
     except PushRefused as refusal:
         print(f"memsync: {refusal}:", file=sys.stderr)
         for line in refusal.remote_lines:
-            print(f"  remote: {line}", file=sys.stderr)
+            print(f"  remote: {_after_undo(line)}", file=sys.stderr)
         print(
             f"Nothing was stored on the server. Your changes are uncommitted again in "
             f"{clone.path}: fix what the server named, then run memsync push again.",
@@ -472,11 +472,22 @@ def _push(args: argparse.Namespace) -> int:
             _say(args, f"  {letter} {path}")
         for line in result.remote_lines:
             _say(args, f"  remote: {line}")
+    elif result.already_on_server:
+        _say(args, f"{clone.link.slug}: nothing new to push: {clone.link.branch} on the server "
+                   "already had these commits")  # fmt: skip
     else:
         _say(args, f"{clone.link.slug}: nothing to push")
     if not args.no_sessions:
         _report_sessions(args, clone, _server_for(clone.link, hook=args.background))
     return 0
+
+
+def _after_undo(remote_line: str) -> str:
+    """The server's advice is for plain-git pushers ("rewrite the commit"); memsync push
+    has already undone the commit, so only the file needs fixing."""
+    from memsync.secrets.findings import SECRET_ADVICE
+
+    return remote_line.replace(SECRET_ADVICE, "remove it from the file")
 
 
 def _report_sessions(args: argparse.Namespace, clone: Any, server: Any) -> None:

@@ -1,0 +1,33 @@
+"""Template filters for index entries: say each thing once."""
+
+from __future__ import annotations
+
+import re
+
+from django import template
+
+from memsync.recall.terms import STOP_WORDS
+
+register = template.Library()
+
+_WORD = re.compile(r"[^\W_]+")
+# A description whose words the entry's title and hook already mostly say adds nothing:
+# "When releases go out and who signs them off" under "Release train — when releases go
+# out, who signs off".
+REPEATED_SHARE = 0.6
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in (m.lower() for m in _WORD.findall(text)) if w not in STOP_WORDS}
+
+
+@register.filter
+def says_more(description: str | None, shown: str) -> bool:
+    """Whether ``description`` says more than ``shown`` (the entry's title and hook)."""
+    words = _words(description or "")
+    if not words:
+        return False
+    known = _words(shown)
+    stems = {word[:5] for word in known}
+    repeated = sum(1 for word in words if word in known or word[:5] in stems)
+    return repeated / len(words) < REPEATED_SHARE
