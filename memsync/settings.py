@@ -153,6 +153,11 @@ CELERY_TASK_DEFAULT_QUEUE = "memsync"
 CELERY_TASK_ROUTES = {"dashboard.tasks.dream.run_dream": {"queue": "dreams"}}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A task taken by a worker that died with it (acknowledged late, so still on the broker) is
+# handed to another worker once it has been out this long. Every task is safe to run twice,
+# but a running one handed out again costs a second run: keep this above the longest dream.
+MEMSYNC_BROKER_VISIBILITY_SECONDS = env_number("MEMSYNC_BROKER_VISIBILITY_SECONDS", 3600)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": MEMSYNC_BROKER_VISIBILITY_SECONDS}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_EXPIRES = 3600
