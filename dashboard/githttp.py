@@ -34,7 +34,7 @@ from memsync.sync.hooks import restore_hook_files
 
 from .auth import WWW_AUTHENTICATE, authenticate, membership_for
 from .models import Project, Role
-from .sync import MERGE_TASK
+from .queue import MERGE_TASK
 
 log = logging.getLogger(__name__)
 

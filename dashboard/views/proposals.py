@@ -23,9 +23,9 @@ from memsync.memory import INDEX_FILENAME
 from memsync.store import MAIN, Diff, MemoryRepo, StoreError
 
 from ..access import ProjectAccess, project_for
-from ..dream_runs import start_manual_dream
 from ..forms import ApproveForm
 from ..models import Role, Run, RunKind
+from ..services.dreams import start_manual_dream
 from ..sync import identity_for
 from .snapshot import open_repo, repo_or_404
 

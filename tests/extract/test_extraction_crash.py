@@ -20,8 +20,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from dashboard.models import Membership, Project, Role, Run, RunKind, SessionRecord
+from dashboard.services.extraction import request_extraction
 from dashboard.sync import create_repository
-from dashboard.tasks.extract import request_extraction
 from memsync.store import MemoryRepo
 from tests.extract.sessions import SessionLog
 
@@ -83,7 +83,7 @@ def _session_commits(repo: MemoryRepo, branch: str, session_id: str) -> list[str
 
 def _kill_mid_extraction_then_redeliver(
     tmp_path: Path, celery_worker_factory, hook: str, script: str
-) -> tuple[MemoryRepo, SessionRecord, str]:
+) -> tuple[MemoryRepo, SessionRecord]:
     """Returns once the redelivered task has finished and anything it landed is merged."""
     project, record = _uploaded_session(tmp_path)
     hold, reached = _install_hold(project, hook, script, tmp_path)
@@ -107,13 +107,13 @@ def _kill_mid_extraction_then_redeliver(
     ]
     _wait_for(lambda: repo.read("main", MEMORY) is not None, 120, "the merge into main")
     record.refresh_from_db()
-    return repo, record, branch
+    return repo, record
 
 
 def test_a_worker_killed_before_the_commit_leaves_the_messages_to_the_redelivered_task(
     tmp_path: Path, celery_worker_factory
 ):
-    repo, record, branch = _kill_mid_extraction_then_redeliver(
+    repo, record = _kill_mid_extraction_then_redeliver(
         tmp_path, celery_worker_factory, "prepare-commit-msg", HOLD_COMMIT
     )
 
@@ -124,7 +124,7 @@ def test_a_worker_killed_before_the_commit_leaves_the_messages_to_the_redelivere
 def test_a_worker_killed_after_the_commit_is_not_extracted_twice(
     tmp_path: Path, celery_worker_factory
 ):
-    repo, record, branch = _kill_mid_extraction_then_redeliver(
+    repo, record = _kill_mid_extraction_then_redeliver(
         tmp_path, celery_worker_factory, "reference-transaction", HOLD_BRANCH_MOVE
     )
 

@@ -26,8 +26,9 @@ from dashboard.models import (
     RunStatus,
     SessionRecord,
 )
+from dashboard.services.extraction import request_extraction
 from dashboard.sync import create_repository
-from dashboard.tasks.extract import extract_uploaded_session, request_extraction
+from dashboard.tasks.extract import extract_uploaded_session
 from memsync.celery import app
 from memsync.store import MemoryRepo
 from tests.dashboard.world import World, member_commit
@@ -36,7 +37,9 @@ from tests.secrets.fakes import fake_secrets
 
 
 @pytest.fixture
-def eager() -> Iterator[None]:
+def eager(transactional_db: None) -> Iterator[None]:
+    """Tasks run in this process, and what they queue is sent at once: with no test
+    transaction around them, "after the commit" (dashboard/queue.py) is now."""
     before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True
