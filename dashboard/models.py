@@ -213,6 +213,9 @@ class Run(models.Model):
         related_name="runs",
         help_text="The session an extraction run extracted",
     )
+    dream_id = models.CharField(
+        max_length=64, blank=True, db_index=True, help_text="The dream a dream run made"
+    )
     task_id = models.CharField(max_length=64, blank=True)
     worker = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(default=timezone.now)

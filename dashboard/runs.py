@@ -91,7 +91,10 @@ def claim_queued_run(run_id: int, kind: str, *, worker: str) -> Run | None:
 
 
 def record_progress(run_id: int, progress: RunProgress) -> None:
-    Run.objects.filter(pk=run_id).update(progress=progress.to_json())
+    fields: dict[str, Any] = {"progress": progress.to_json()}
+    if progress.dream_id:
+        fields["dream_id"] = progress.dream_id  # what the proposal page finds its runs by
+    Run.objects.filter(pk=run_id).update(**fields)
 
 
 def finish_run(
@@ -102,6 +105,7 @@ def finish_run(
     error: str = "",
     detail: dict[str, Any] | None = None,
     progress: RunProgress | None = None,
+    dream_id: str = "",
 ) -> str:
     """End ``run`` with ``status``; ``detail`` is added to what the row holds. Returns the
     summary, which is what a task returns."""
@@ -112,6 +116,9 @@ def finish_run(
     if progress is not None:
         run.progress = progress.to_json()
         fields.append("progress")
+    if dream_id:
+        run.dream_id = dream_id
+        fields.append("dream_id")
     Run.objects.filter(pk=run.pk).update(**{name: getattr(run, name) for name in fields})
     return summary
 

@@ -17,6 +17,17 @@ def link_extraction_runs(apps, schema_editor):
             Run.objects.filter(pk=run.pk).update(session=record)
 
 
+def name_dreams(apps, schema_editor):
+    """Dream runs named their dream in ``detail`` or ``progress``; now in a column."""
+    Run = apps.get_model("dashboard", "Run")
+    for run in Run.objects.filter(kind="dream", dream_id="").iterator():
+        detail = run.detail if isinstance(run.detail, dict) else {}
+        progress = run.progress if isinstance(run.progress, dict) else {}
+        dream_id = detail.get("dream_id") or progress.get("dream_id")
+        if isinstance(dream_id, str) and dream_id:
+            Run.objects.filter(pk=run.pk).update(dream_id=dream_id[:64])
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -34,5 +45,13 @@ class Migration(migrations.Migration):
             name='extraction_task',
             field=models.CharField(blank=True, help_text='The Celery task extracting this session now', max_length=64),
         ),
+        migrations.AddField(
+            model_name="run",
+            name="dream_id",
+            field=models.CharField(
+                blank=True, db_index=True, help_text="The dream a dream run made", max_length=64
+            ),
+        ),
         migrations.RunPython(link_extraction_runs, migrations.RunPython.noop),
+        migrations.RunPython(name_dreams, migrations.RunPython.noop),
     ]

@@ -360,7 +360,12 @@ def _finish(run: Run, detail: dict[str, Any], outcome: DreamOutcome) -> str:
     if outcome.status == DreamStatus.PROPOSED and outcome.summary:
         summary = outcome.summary
     finish_run(
-        run, RunStatus(str(outcome.status)), summary, error=outcome.error or "", detail=detail
+        run,
+        RunStatus(str(outcome.status)),
+        summary,
+        error=outcome.error or "",
+        detail=detail,
+        dream_id=outcome.dream_id or "",
     )
     return f"dream run {run.pk}: {outcome.status} — {summary}"
 

@@ -2,8 +2,8 @@
 
 The page polls a small fragment with htmx; the fragment stops polling itself once the
 run has finished, so a finished run costs nothing. The worker writes ``Run.progress``;
-this module only reads it, and Cancel only raises the run's ``cancel_requested`` flag,
-which the dream checks between turns.
+this module only reads it (as ``dashboard.runs.RunProgress``), and Cancel only raises
+the run's ``cancel_requested`` flag, which the dream checks between turns.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from ..access import ProjectAccess, project_for
 from ..models import Role, Run, RunKind, RunStatus
+from ..runs import RunProgress
 
 POLL_SECONDS = 1
 
@@ -33,48 +34,42 @@ class DreamProgressView:
     now: datetime
 
     @property
-    def progress(self) -> dict[str, object]:
-        return self.run.progress if isinstance(self.run.progress, dict) else {}
+    def progress(self) -> RunProgress:
+        return RunProgress.of(self.run)
 
     @property
     def phase(self) -> str:
-        phase = self.progress.get("phase")
-        if isinstance(phase, str) and phase:
-            return phase
+        if self.progress.phase:
+            return self.progress.phase
         return "queued" if self.run.status == RunStatus.QUEUED else str(self.run.status)
 
     @property
     def step(self) -> str | None:
         """The engine's own step (orient, gather, consolidate, prune), when it names one."""
-        step = self.progress.get("step")
-        return step if isinstance(step, str) and step else None
+        return self.progress.step
 
     @property
     def proposal_id(self) -> str | None:
         """The dream id of the proposal this run made, once it has made one."""
         if self.run.status != RunStatus.PROPOSED:
             return None
-        detail = self.run.detail if isinstance(self.run.detail, dict) else {}
-        found = detail.get("dream_id") or self.progress.get("dream_id")
-        return found if isinstance(found, str) and found else None
+        return self.run.dream_id or self.progress.dream_id
 
     @property
     def turns(self) -> int:
-        return _count(self.progress.get("turns"))
+        return self.progress.turns
 
     @property
     def files(self) -> list[str]:
-        touched = self.progress.get("files_touched")
-        return [str(path) for path in touched] if isinstance(touched, list) else []
+        return list(self.progress.files_touched)
 
     @property
     def files_count(self) -> int:
-        touched = self.progress.get("files_touched")
-        return len(touched) if isinstance(touched, list) else _count(touched)
+        return len(self.progress.files_touched)
 
     @property
     def sessions_reviewed(self) -> int:
-        return _count(self.progress.get("sessions_reviewed"))
+        return self.progress.sessions_reviewed
 
     @property
     def elapsed(self) -> timedelta | None:
@@ -99,16 +94,6 @@ class DreamProgressView:
     @property
     def cancellable(self) -> bool:
         return not self.finished and not self.run.cancel_requested
-
-
-def _count(value: object) -> int:
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int):
-        return value
-    if isinstance(value, list):
-        return len(value)
-    return 0
 
 
 def _dream_run_or_404(access: ProjectAccess, run_id: int) -> Run:

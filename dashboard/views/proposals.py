@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -100,9 +99,7 @@ def _detail_page(
 ) -> HttpResponse:
     diff = repo.diff(proposal.commit, base=proposal.base)
     files = droppable_files(diff)
-    runs = Run.objects.filter(project=access.project, kind=RunKind.DREAM).filter(
-        Q(detail__dream_id=proposal.id) | Q(progress__dream_id=proposal.id)
-    )
+    runs = Run.objects.filter(project=access.project, kind=RunKind.DREAM, dream_id=proposal.id)
     return render(
         request,
         "dashboard/proposal.html",
