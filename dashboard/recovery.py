@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from .models import Run, RunKind, RunStatus, SessionRecord
 from .queue import queue_extraction
+from .runs import abandon_runs
 
 log = logging.getLogger(__name__)
 
@@ -69,12 +70,11 @@ def abandon_dead_runs(now: datetime | None = None) -> list[Run]:
     for run in candidates:
         if run.task_id and run.task_id in active:
             continue
-        # Conditional: a run that finished meanwhile keeps its real ending.
-        claimed = Run.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
-            status=RunStatus.FAILED,
-            finished_at=now,
+        claimed = abandon_runs(
+            Run.objects.filter(pk=run.pk),
             summary=f"abandoned {run.kind}: its worker stopped before it finished",
             error=f"abandoned: worker {run.worker or '?'} no longer runs task {run.task_id}",
+            now=now,
         )
         if claimed:
             abandoned.append(run)

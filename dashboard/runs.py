@@ -1,17 +1,21 @@
 """The ``Run`` row's life, written one way for every kind of background work.
 
-A task's run is started (or, for a dream queued from the dashboard, claimed from
+A task's run is started (or, for a dream, queued with its task and claimed from
 ``queued``), may report progress as it goes, and is finished once with a status and a
-one-line summary. Each write is an ``UPDATE`` of the fields it owns, never a save of
-a row read earlier, so a flag raised meanwhile (a cancel) is not written over.
+one-line summary, or abandoned by whoever finds its worker dead. Each write is an
+``UPDATE`` of the fields it owns, never a save of a row read earlier, so a flag raised
+meanwhile (a cancel) is not written over.
 """
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from .models import Project, Run, RunStatus, SessionRecord
@@ -77,6 +81,27 @@ def start_run(
     )
 
 
+def queue_run(
+    project: Project,
+    kind: str,
+    *,
+    trigger: str,
+    requested_by: User | None = None,
+    detail: dict[str, Any] | None = None,
+) -> Run:
+    """A run waiting for its task; the caller queues the task under the row's ``task_id``,
+    so the sweep and the dashboard can tell which task is this run."""
+    return Run.objects.create(
+        project=project,
+        kind=kind,
+        status=RunStatus.QUEUED,
+        trigger=trigger,
+        requested_by=requested_by,
+        task_id=str(uuid.uuid4()),
+        detail=detail or {},
+    )
+
+
 def claim_queued_run(run_id: int, kind: str, *, worker: str) -> Run | None:
     """Take a queued run (one worker only: a conditional UPDATE); None when it is not
     queued any more. A cancel asked for before it started ends it here."""
@@ -121,6 +146,18 @@ def finish_run(
         fields.append("dream_id")
     Run.objects.filter(pk=run.pk).update(**{name: getattr(run, name) for name in fields})
     return summary
+
+
+def abandon_runs(
+    runs: QuerySet[Run], *, error: str, summary: str = "", now: datetime | None = None
+) -> int:
+    """Fail the ``runs`` still running: their worker died. Conditional, so a run that
+    finished meanwhile keeps its real ending. Returns how many were abandoned."""
+    ending: dict[str, Any] = {"status": RunStatus.FAILED, "finished_at": now or timezone.now()}
+    ending["error"] = error
+    if summary:
+        ending["summary"] = summary
+    return runs.filter(status=RunStatus.RUNNING).update(**ending)
 
 
 def record_finished_run(

@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import threading
 import time
-import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
 
 from memsync.dream.engine import Scope
 from memsync.dream.engines import EngineUnavailable, choose_engine_name, get_engine
@@ -35,7 +33,15 @@ from memsync.store import LOCK_FILE_NAME
 from ..dream_sessions import ProjectScanThrottle, RecordedSessions
 from ..models import Project, Run, RunKind, RunStatus
 from ..queue import queue_dream as queue_dream_task
-from ..runs import RunProgress, claim_queued_run, finish_run, record_finished_run, record_progress
+from ..runs import (
+    RunProgress,
+    abandon_runs,
+    claim_queued_run,
+    finish_run,
+    queue_run,
+    record_finished_run,
+    record_progress,
+)
 
 PROGRESS_INTERVAL = 0.5  # seconds between progress writes; a phase change writes at once
 CANCEL_POLL_INTERVAL = 0.5
@@ -197,17 +203,14 @@ def queue_dream(
     force: bool = False,
 ) -> Run:
     """A queued dream ``Run`` and its task, sent once the current transaction commits."""
-    task_id = str(uuid.uuid4())
-    run = Run.objects.create(
-        project=project,
-        kind=RunKind.DREAM,
-        status=RunStatus.QUEUED,
+    run = queue_run(
+        project,
+        RunKind.DREAM,
         trigger=trigger,
         requested_by=requested_by,
-        task_id=task_id,
         detail={"gate_mtime_ns": gate_mtime_ns, "sessions": list(sessions), "force": force},
     )
-    queue_dream_task(run.pk, task_id)
+    queue_dream_task(run.pk, run.task_id)
     return run
 
 
@@ -272,11 +275,8 @@ def execute_run(run_id: int, *, worker: str = "") -> str:
 def _abandon_other_runs(project_id: int, run_id: int) -> None:
     """We hold both locks, so no other dream of this project is running: a row still
     saying so belongs to a worker that died mid-dream."""
-    Run.objects.filter(project_id=project_id, kind=RunKind.DREAM, status=RunStatus.RUNNING).exclude(
-        pk=run_id
-    ).update(
-        status=RunStatus.FAILED,
-        finished_at=timezone.now(),
+    abandon_runs(
+        Run.objects.filter(project_id=project_id, kind=RunKind.DREAM).exclude(pk=run_id),
         error=f"abandoned: its worker stopped mid-dream; run {run_id} reclaimed the locks",
     )
 

@@ -22,7 +22,9 @@ delivery (the same task id) takes back, and the sweep frees when the task died
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Q
@@ -111,11 +113,30 @@ def extract_upload(record_id: int, *, task_id: str, worker: str) -> str:
     if not _take(record, holder):
         return finish_run(run, RunStatus.SKIPPED, "another extraction is analysing these messages")
     try:
-        return _extract(run, record, path, holder)
+        ending = _extract(run, record, path, holder)
     finally:
+        # Freed before the run says it ended: a run still "running" is what the sweep
+        # looks for, so nothing is left held once it stops looking.
         SessionRecord.objects.filter(pk=record.pk, extraction_task=holder).update(
             extraction_task=""
         )
+    return finish_run(
+        run,
+        ending.status,
+        ending.summary,
+        error=ending.error,
+        detail=ending.detail,
+        progress=ending.progress,
+    )
+
+
+@dataclass(frozen=True)
+class _Ending:
+    status: str
+    summary: str
+    error: str = ""
+    detail: dict[str, Any] | None = None
+    progress: RunProgress | None = None
 
 
 def _take(record: SessionRecord, holder: str) -> bool:
@@ -124,7 +145,7 @@ def _take(record: SessionRecord, holder: str) -> bool:
     return bool(SessionRecord.objects.filter(free, pk=record.pk).update(extraction_task=holder))
 
 
-def _extract(run: Run, record: SessionRecord, path: Path, holder: str) -> str:
+def _extract(run: Run, record: SessionRecord, path: Path, holder: str) -> _Ending:
     project, username = record.project, record.user.username
     branch = extraction_branch(username)
     repo = open_repository(project)
@@ -151,8 +172,7 @@ def _extract(run: Run, record: SessionRecord, path: Path, holder: str) -> str:
             author=identity_for(record.user),
         )
     except (MemberBranchMoved, StoreError, GitError, RepoLockTimeout) as error:
-        summary = f"extraction of {record.session_id} failed"
-        return finish_run(run, RunStatus.FAILED, summary, error=str(error))
+        return _Ending(RunStatus.FAILED, f"extraction of {record.session_id} failed", str(error))
     # Only now: the commit, if any, is on the branch.
     _store_cursor(record, holder, result.cursor)
     detail = {**result.to_dict(), "branch": branch}
@@ -162,8 +182,7 @@ def _extract(run: Run, record: SessionRecord, path: Path, holder: str) -> str:
     failed = result.status in (FAILED, REFUSED)
     # A refusal lists every finding; the summary stays one short line, the error has them.
     summary = f"extract: {record.session_id} — {result.status if failed else result.summary}"
-    return finish_run(
-        run,
+    return _Ending(
         _STATUS[result.status],
         summary,
         error=(result.reason or "") if failed else "",

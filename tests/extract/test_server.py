@@ -37,14 +37,19 @@ from tests.secrets.fakes import fake_secrets
 
 
 @pytest.fixture
-def eager(transactional_db: None) -> Iterator[None]:
-    """Tasks run in this process, and what they queue is sent at once: with no test
-    transaction around them, "after the commit" (dashboard/queue.py) is now."""
+def eager_tasks() -> Iterator[None]:
+    """Tasks run in this process when they are sent."""
     before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True
     yield
     app.conf.task_always_eager, app.conf.task_eager_propagates = before
+
+
+@pytest.fixture
+def eager(eager_tasks: None, transactional_db: None) -> None:
+    """Tasks run in this process, and what they queue is sent at once: with no test
+    transaction around them, "after the commit" (dashboard/queue.py) is now."""
 
 
 def upload(project: Project, user: User, log: SessionLog) -> SessionRecord:
