@@ -5,15 +5,15 @@
 Builds a repository of N memory files and N commits (with git fast-import), then prints:
   * the median latency of an extraction-sized commit (3 files + MEMORY.md) through
     MemoryRepo against raw `git add` + `git commit` on an identical clone;
-  * MemoryRepo.ages() for every file (its one pass over history, cache off) against one
-    raw `git log --name-only`; and, for information, ages() after one new commit.
+  * MemoryRepo.ages() for every file (its one pass over main's first-parent line, cache
+    off) against one raw `git log --first-parent --raw` of the same line; and, for
+    information, ages() after one new commit.
 Ratios, not milliseconds, are the result: the disk here is noisy.
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import tempfile
 import time
@@ -21,28 +21,7 @@ from pathlib import Path
 
 from memsync.store import CommitKind, MemoryRepo
 
-
-def build_history(path: Path, files: int) -> None:
-    """N commits, commit i adding memory file i; every 100th also rewrites MEMORY.md."""
-    subprocess.run(["git", "init", "-q", "-b", "main", str(path)], check=True)
-    lines: list[bytes] = []
-    start = 1_700_000_000
-    index: list[str] = []
-    for i in range(files):
-        data = f"---\nname: memory {i}\ndescription: fact {i}\ntype: project\n---\n\n{i}\n".encode()
-        message = f"extract: memory {i}".encode()
-        lines.append(b"commit refs/heads/main\n")
-        lines.append(f"committer Bench <bench@example.com> {start + i * 60} +0000\n".encode())
-        lines.append(b"data %d\n%s\n" % (len(message), message))
-        lines.append(f"M 100644 inline memory_{i:05d}.md\n".encode())
-        lines.append(b"data %d\n%s\n" % (len(data), data))
-        index.append(f"- [Memory {i}](memory_{i:05d}.md) — fact number {i}")
-        if i % 100 == 99 or i == files - 1:
-            text = ("\n".join(index[-150:]) + "\n").encode()
-            lines.append(b"M 100644 inline MEMORY.md\n")
-            lines.append(b"data %d\n%s\n" % (len(text), text))
-    subprocess.run(["git", "fast-import", "--quiet"], cwd=path, input=b"".join(lines), check=True)
-    subprocess.run(["git", "checkout", "-q", "main"], cwd=path, check=True)
+from stack import build_history, median_ms
 
 
 def write_extraction(path: Path, round_: int) -> list[str]:
@@ -52,10 +31,6 @@ def write_extraction(path: Path, round_: int) -> list[str]:
     with (path / "MEMORY.md").open("a") as index:
         index.write("".join(f"- [{n}]({n}) — hook\n" for n in names))
     return [*names, "MEMORY.md"]
-
-
-def median_ms(samples: list[float]) -> float:
-    return statistics.median(samples) * 1000
 
 
 def main() -> None:
@@ -100,7 +75,7 @@ def main() -> None:
         for _ in range(max(5, options.rounds // 3)):
             t0 = time.perf_counter()
             subprocess.run(
-                ["git", "log", "--name-only", "--format=%H %ct"],
+                ["git", "log", "--first-parent", "--raw", "--no-abbrev", "--format=%H %ct"],
                 cwd=repo.path,
                 check=True,
                 stdout=subprocess.DEVNULL,
@@ -129,7 +104,7 @@ def main() -> None:
         )
         print(
             f"ages() of {len(ages)} files: MemoryRepo {median_ms(ages_times):.1f} ms, "
-            f"raw git log --name-only {median_ms(raw_log):.1f} ms, ratio {ages_ratio:.2f}"
+            f"raw git log --first-parent --raw {median_ms(raw_log):.1f} ms, ratio {ages_ratio:.2f}"
         )
         print(
             f"  ages() after one new commit, from its cache: {median_ms(incremental):.1f} ms, "

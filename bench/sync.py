@@ -26,35 +26,19 @@ from __future__ import annotations
 import argparse
 import base64
 import os
-import socket
-import statistics
 import subprocess
-import sys
-import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from memsync import bundled_redis
-from memsync.processes import web_command, worker_command
+from memsync.processes import worker_command
 from memsync.store import CommitKind, MemoryRepo
 
-ROOT = Path(__file__).resolve().parent.parent
+from stack import Stack, free_port, median_ms, percentile, throwaway_stack
+
 SLUG = "bench"
 USER = "bench"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def median_ms(samples: list[float]) -> float:
-    return statistics.median(samples) * 1000
 
 
 def timed_git(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> float:
@@ -122,28 +106,6 @@ class BackendHandler(BaseHTTPRequestHandler):
         pass
 
 
-def wait_for_http(url: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"{process.args} exited early")
-        try:
-            urllib.request.urlopen(url, timeout=2)
-            return
-        except urllib.error.HTTPError:
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"{url} did not answer in {timeout}s")
-
-
-def manage(env: dict[str, str], *args: str) -> str:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), *args],
-        env=env, check=True, capture_output=True, text=True,
-    ).stdout  # fmt: skip
-
-
 def fill(repo: MemoryRepo, files: int) -> None:
     index = []
     for n in range(files):
@@ -166,66 +128,28 @@ def main() -> None:
     parser.add_argument("--pushes", type=int, default=5)
     options = parser.parse_args()
 
-    with tempfile.TemporaryDirectory(prefix="memsync-bench-sync-") as tmp:
-        base = Path(tmp)
-        redis_dir = base / "redis"
-        env = {
-            **os.environ,
-            "MEMSYNC_DATA_DIR": str(base / "data"),
-            "REDIS_URL": bundled_redis.ensure_running(redis_dir),
-            "DJANGO_SETTINGS_MODULE": "memsync.settings",
-            "MEMSYNC_DREAM_ENABLED": "0",
-        }
-        env.pop("DATABASE_URL", None)
-        processes: list[subprocess.Popen[bytes]] = []
-        try:
-            run_benchmark(base, env, options.files, options.rounds, processes)
-            run_crowd(base, env, options.members, options.pushes)
-        finally:
-            for process in processes:
-                process.terminate()
-            for process in processes:
-                try:
-                    process.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-            bundled_redis.stop(redis_dir)
+    with throwaway_stack("memsync-bench-sync-") as stack:
+        web_url = run_benchmark(stack, options.files, options.rounds)
+        run_crowd(stack, web_url, options.members, options.pushes)
 
 
-def run_benchmark(
-    base: Path,
-    env: dict[str, str],
-    files: int,
-    rounds: int,
-    processes: list[subprocess.Popen[bytes]],
-) -> None:
+def run_benchmark(stack: Stack, files: int, rounds: int) -> str:
+    """Clone, pull and push against plain git; the URL of the server it started."""
+    base = stack.base
     started = time.perf_counter()
-    manage(env, "migrate", "-v0")
-    manage(env, "memsync_project", "create", SLUG)
-    manage(env, "memsync_member", "add", SLUG, USER, "--role", "member")
-    token = manage(env, "memsync_token", "create", USER).strip().splitlines()[-1]
-    project_dir = base / "data" / "projects" / SLUG
+    stack.manage("memsync_project", "create", SLUG)
+    stack.manage("memsync_member", "add", SLUG, USER, "--role", "member")
+    token = stack.manage("memsync_token", "create", USER).strip().splitlines()[-1]
+    project_dir = stack.project_dir(SLUG)
     server_repo = MemoryRepo(project_dir / "repo")
     fill(server_repo, files)
 
-    logs = base / "logs"
-    logs.mkdir()
-    web_port, cgi_port = free_port(), free_port()
-    web = subprocess.Popen(
-        [sys.executable, "-m", *web_command(f"127.0.0.1:{web_port}", workers=2)],
-        env=env, stdout=(logs / "web.log").open("wb"), stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    processes.append(web)
-    worker = subprocess.Popen(
-        [sys.executable, "-m", *worker_command(("memsync",), "--concurrency=1")],
-        env=env, stdout=(logs / "worker.log").open("wb"), stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    processes.append(worker)
+    web_url = stack.start_web()
+    stack.start("worker", worker_command(("memsync",), "--concurrency=1"))
+    cgi_port = free_port()
     BackendHandler.project_root = str(project_dir)
     cgi = ThreadingHTTPServer(("127.0.0.1", cgi_port), BackendHandler)
     threading.Thread(target=cgi.serve_forever, daemon=True).start()
-    wait_for_http(f"http://127.0.0.1:{web_port}/healthz", web)
-    (base / "web-url").write_text(f"http://127.0.0.1:{web_port}")
 
     home = base / "home"
     home.mkdir()
@@ -234,7 +158,7 @@ def run_benchmark(
     pair = base64.b64encode(f"{USER}:{token}".encode()).decode()
     auth = ["-c", f"http.extraHeader=Authorization: Basic {pair}"]
     sources = {
-        "memsync": (auth, f"http://127.0.0.1:{web_port}/git/{SLUG}.git"),
+        "memsync": (auth, f"{web_url}/git/{SLUG}.git"),
         "cgi": ([], f"http://127.0.0.1:{cgi_port}/repo"),
         "file": ([], f"file://{project_dir / 'repo'}"),
     }
@@ -277,7 +201,7 @@ def run_benchmark(
         deadline = started + 120
         while not server_repo.is_ancestor(sha, "main"):
             if time.perf_counter() > deadline:
-                raise SystemExit(f"round {round_}: not merged in 120s; see {logs}")
+                raise SystemExit(f"round {round_}: not merged in 120s; see {base / 'logs'}")
             time.sleep(0.01)
         merged_times.append(time.perf_counter() - started)
 
@@ -292,23 +216,19 @@ def run_benchmark(
     print()
     print(f"push to members/{USER} (hooks included): median {median_ms(push_times):.0f} ms")
     print(f"push until merged into main:          median {median_ms(merged_times):.0f} ms")
+    return web_url
 
 
-def percentile(samples: list[float], fraction: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
-def run_crowd(base: Path, env: dict[str, str], members: int, pushes: int) -> None:
+def run_crowd(stack: Stack, web_url: str, members: int, pushes: int) -> None:
     """``members`` people pushing ``pushes`` commits each, all at once, to the server
     (and worker) ``run_benchmark`` started."""
-    web_url = (base / "web-url").read_text()
+    base = stack.base
     names = [f"crowd{n:02d}" for n in range(1, members + 1)]
     tokens = {}
     for name in names:
-        manage(env, "memsync_member", "add", SLUG, name, "--role", "member")
-        tokens[name] = manage(env, "memsync_token", "create", name).strip().splitlines()[-1]
-    server_repo = MemoryRepo(base / "data" / "projects" / SLUG / "repo")
+        stack.manage("memsync_member", "add", SLUG, name, "--role", "member")
+        tokens[name] = stack.manage("memsync_token", "create", name).strip().splitlines()[-1]
+    server_repo = MemoryRepo(stack.project_dir(SLUG) / "repo")
     push_times: list[float] = []
     merged_times: list[float] = []
     failures: list[str] = []

@@ -129,3 +129,29 @@ class ResolveForm(forms.Form):
         if data.get("choice") == "edit" and not data.get("content"):
             self.add_error("content", "Write the text to keep, or pick one side.")
         return data
+
+
+class MemoryEditForm(forms.Form):
+    """A memory's whole file, frontmatter included, as the maintainer edits it."""
+
+    # strip=False: a memory's trailing newline and indentation are content.
+    text = forms.CharField(widget=forms.Textarea, strip=False)
+    # The version the editor started from, so a change made meanwhile is not overwritten.
+    based_on = forms.CharField(widget=forms.HiddenInput, required=False, max_length=40)
+
+
+COMMENT_MAX_CHARS = 10_000
+
+
+class CommentForm(forms.Form):
+    """A review comment: on the whole proposal (no path) or on one of its files."""
+
+    body = forms.CharField(max_length=COMMENT_MAX_CHARS, strip=True, widget=forms.Textarea)
+    path = forms.CharField(max_length=500, required=False)
+
+
+class ViewedForm(forms.Form):
+    """Mark one file of a proposal viewed (``viewed=1``) or not viewed again."""
+
+    path = forms.CharField(max_length=500)
+    viewed = forms.BooleanField(required=False)

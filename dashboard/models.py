@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
@@ -239,6 +240,21 @@ class Run(models.Model):
     def is_finished(self) -> bool:
         return self.status in FINISHED_STATUSES
 
+    @property
+    def duration(self) -> timedelta | None:
+        """How long the work took, from its worker's own start and end marks."""
+        if self.started_at is None or self.finished_at is None:
+            return None
+        return max(self.finished_at - self.started_at, timedelta(0))
+
+    @property
+    def conflict_ids(self) -> list[int]:
+        """The conflict items a merge run left for review."""
+        items = self.detail.get("conflicts") if isinstance(self.detail, dict) else None
+        if not isinstance(items, list):
+            return []
+        return [item["id"] for item in items if isinstance(item, dict) and "id" in item]
+
 
 class ConflictStatus(models.TextChoices):
     OPEN = "open", "open"
@@ -271,3 +287,64 @@ class ConflictItem(models.Model):
 
     def __str__(self) -> str:
         return f"conflict on {self.path} ({self.member})"
+
+
+class ReviewVerdict(models.TextChoices):
+    COMMENT = "comment", "commented"
+    CHANGES = "changes", "requested changes"
+
+
+class ProposalComment(models.Model):
+    """A review comment on a dream proposal, on the whole of it or on one file.
+
+    Proposals live in Git (``memsync.dream.proposals``); a comment names its dream by
+    id, so it outlives the ``dream/<id>`` branch and reads the same after a decision.
+    A maintainer's request for changes is a comment with that verdict: the proposal
+    stays open, unlike a rejection.
+    """
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="proposal_comments")
+    dream_id = models.CharField(max_length=64)
+    path = models.CharField(max_length=500, blank=True, help_text="empty: the whole proposal")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    verdict = models.CharField(
+        max_length=16, choices=ReviewVerdict.choices, default=ReviewVerdict.COMMENT
+    )
+    body = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["project", "dream_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_verdict_display()} on {self.dream_id} {self.path}".rstrip()
+
+    @property
+    def requests_changes(self) -> bool:
+        return self.verdict == ReviewVerdict.CHANGES
+
+
+class ViewedFile(models.Model):
+    """One reviewer's "viewed" mark on one file of a proposal; a dream commit never
+    changes, so a mark never goes out of date."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="viewed_files")
+    dream_id = models.CharField(max_length=64)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="viewed_files"
+    )
+    path = models.CharField(max_length=500)
+    viewed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["project", "dream_id", "user", "path"], name="one_viewed_mark_per_file"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} viewed {self.path} of {self.dream_id}"

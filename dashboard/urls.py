@@ -3,7 +3,19 @@
 
 from django.urls import path, re_path
 
-from .views import activity, history, members, memories, progress, projects, proposals, team, tokens
+from .views import (
+    activity,
+    editing,
+    history,
+    members,
+    memories,
+    progress,
+    projects,
+    proposals,
+    review,
+    team,
+    tokens,
+)
 
 app_name = "dashboard"
 
@@ -19,6 +31,10 @@ urlpatterns = [
     path("p/<slug:slug>/", memories.memory_index, name="index"),
     path("p/<slug:slug>/memory/<path:path>", memories.memory_detail, name="memory"),
     path("p/<slug:slug>/blame/<path:path>", memories.memory_blame, name="blame"),
+    path("p/<slug:slug>/edit/<path:path>", editing.memory_edit, name="memory-edit"),
+    path("p/<slug:slug>/preview/<path:path>", editing.memory_preview, name="memory-preview"),
+    path("p/<slug:slug>/delete/<path:path>", editing.memory_delete, name="memory-delete"),
+    path("p/<slug:slug>/confirm/<path:path>", editing.memory_confirm, name="memory-confirm"),
     # History
     path("p/<slug:slug>/history/", history.history, name="history"),
     re_path(rf"^p/{SLUG}/commits/{SHA}/$", history.commit_detail, name="commit"),
@@ -36,6 +52,21 @@ urlpatterns = [
         "p/<slug:slug>/dreams/<str:dream_id>/reject",
         proposals.proposal_reject,
         name="proposal-reject",
+    ),
+    path(
+        "p/<slug:slug>/dreams/<str:dream_id>/comment",
+        review.proposal_comment,
+        name="proposal-comment",
+    ),
+    path(
+        "p/<slug:slug>/dreams/<str:dream_id>/request-changes",
+        review.proposal_request_changes,
+        name="proposal-request-changes",
+    ),
+    path(
+        "p/<slug:slug>/dreams/<str:dream_id>/viewed",
+        review.proposal_viewed,
+        name="proposal-viewed",
     ),
     path("p/<slug:slug>/runs/<int:run_id>/", progress.dream_run, name="dream-run"),
     path(

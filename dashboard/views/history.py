@@ -1,7 +1,8 @@
 """History (SPEC W2): commits with their kind, a commit with its diff, and revert.
 
-Reverting makes a new commit on ``main`` that undoes one extraction or one adopted
-dream while every later edit stays; history is never rewritten.
+Reverting makes a new commit on ``main`` that undoes any one commit of it (an adopted
+dream through ``memsync.dream.adoption``) while every later edit stays; history is never
+rewritten.
 """
 
 from __future__ import annotations
@@ -73,9 +74,8 @@ def is_adopted_dream(commit: CommitInfo) -> bool:
 
 
 def revert_refusal(repo: MemoryRepo, commit: CommitInfo) -> str | None:
-    """Why ``commit`` cannot be reverted from the dashboard, or None when it can."""
-    if not (commit.kind == CommitKind.EXTRACT or is_adopted_dream(commit)):
-        return "Only an extraction or an adopted dream can be reverted here."
+    """Why ``commit`` cannot be reverted from the dashboard, or None when it can: any
+    commit on ``main`` (issue 13) — an edit, a delete, a sync merge — once."""
     if not repo.is_ancestor(commit.sha, MAIN):
         return "This commit is not on main."
     revert = reverts_on_main(repo).get(commit.sha)
@@ -192,6 +192,7 @@ def commit_revert(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
             "commit": commit,
             "diff": repo.diff(commit.sha),
             "refusal": refusal,
+            "adopted_dream": is_adopted_dream(commit),
             "tab": "history",
         },
     )

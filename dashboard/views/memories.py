@@ -299,7 +299,9 @@ def memory_detail(request: HttpRequest, slug: str, path: str) -> HttpResponse:
         memory = directory.files[name]
         problems = directory.problems_for(name)
     history = repo.log(MAIN, paths=[path], limit=HISTORY_LIMIT)
-    days = age_days(history[0].date, timezone.now()) if history else None
+    # The age is the content's (F4), not the newest commit touching the path on any side.
+    changed = repo.ages(MAIN).get(path)
+    days = age_days(changed, timezone.now()) if changed else None
     text = data.decode("utf-8", "replace") if b"\0" not in data[:8000] else None
     return render(
         request,

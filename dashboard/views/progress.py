@@ -3,7 +3,9 @@
 The page polls a small fragment with htmx; the fragment stops polling itself once the
 run has finished, so a finished run costs nothing. The worker writes ``Run.progress``;
 this module only reads it (as ``dashboard.runs.RunProgress``), and Cancel only raises
-the run's ``cancel_requested`` flag, which the dream checks between turns.
+the run's ``cancel_requested`` flag, which the dream checks between turns. A finished run
+shows "done" rather than the last phase its worker wrote, and the status of its proposal
+as Git has it now (``run_status``).
 """
 
 from __future__ import annotations
@@ -19,9 +21,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
+from memsync.dream.proposals import list_proposals
+
 from ..access import ProjectAccess, project_for
 from ..models import Role, Run, RunKind, RunStatus
 from ..runs import RunProgress
+from .run_status import ShownRun, duration_label, shown_run
+from .snapshot import open_repo
 
 POLL_SECONDS = 1
 
@@ -32,6 +38,7 @@ class DreamProgressView:
 
     run: Run
     now: datetime
+    shown: ShownRun
 
     @property
     def progress(self) -> RunProgress:
@@ -39,6 +46,8 @@ class DreamProgressView:
 
     @property
     def phase(self) -> str:
+        if self.finished:
+            return "done"
         if self.progress.phase:
             return self.progress.phase
         return "queued" if self.run.status == RunStatus.QUEUED else str(self.run.status)
@@ -46,6 +55,8 @@ class DreamProgressView:
     @property
     def step(self) -> str | None:
         """The engine's own step (orient, gather, consolidate, prune), when it names one."""
+        if self.finished:
+            return None
         return self.progress.step
 
     @property
@@ -81,11 +92,7 @@ class DreamProgressView:
     @property
     def elapsed_label(self) -> str:
         elapsed = self.elapsed
-        if elapsed is None:
-            return "not started"
-        seconds = int(elapsed.total_seconds())
-        minutes, seconds = divmod(seconds, 60)
-        return f"{minutes} min {seconds:02d} s" if minutes else f"{seconds} s"
+        return "not started" if elapsed is None else duration_label(elapsed)
 
     @property
     def finished(self) -> bool:
@@ -104,10 +111,13 @@ def _dream_run_or_404(access: ProjectAccess, run_id: int) -> Run:
 
 
 def _context(access: ProjectAccess, run: Run) -> dict[str, object]:
+    # Only a proposal's fate can change a finished run's status: read Git just for those.
+    repo = open_repo(access.project.repo_dir) if run.status == RunStatus.PROPOSED else None
+    shown = shown_run(run, list_proposals(repo) if repo else [])
     return {
         "access": access,
         "project": access.project,
-        "view": DreamProgressView(run, timezone.now()),
+        "view": DreamProgressView(run, timezone.now(), shown),
         "poll_seconds": POLL_SECONDS,
         "tab": "proposals",
     }

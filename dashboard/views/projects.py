@@ -11,9 +11,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from memsync.dream.proposals import list_proposals
+
 from ..access import signed_in_user
-from ..models import ConflictStatus, Membership, Project, Run, RunKind
-from .proposals import open_proposal_count
+from ..models import ConflictStatus, Membership, Project, RunKind
+from .run_status import ShownRun, shown_run
 from .snapshot import Health, health_of, open_repo
 from .team import last_merges
 
@@ -26,7 +28,7 @@ class ProjectHealth:
     health: Health | None
     open_proposals: int
     open_conflicts: int
-    last_dream: Run | None
+    last_dream: ShownRun | None
     last_sync: datetime | None
 
 
@@ -49,7 +51,8 @@ def project_list(request: HttpRequest) -> HttpResponse:
         project = membership.project
         repo = open_repo(project.repo_dir)
         commit, health = health_of(repo, project.slug) if repo else (None, None)
-        last_dream = project.runs.filter(kind=RunKind.DREAM).order_by("-created_at").first()
+        last_run = project.runs.filter(kind=RunKind.DREAM).order_by("-created_at").first()
+        proposals = list_proposals(repo) if repo else []
         merges = last_merges(repo).values() if repo else ()
         rows.append(
             ProjectHealth(
@@ -57,9 +60,9 @@ def project_list(request: HttpRequest) -> HttpResponse:
                 role=membership.role,
                 commit=commit,
                 health=health,
-                open_proposals=open_proposal_count(repo) if repo else 0,
+                open_proposals=sum(1 for proposal in proposals if proposal.is_open),
                 open_conflicts=getattr(membership, "open_conflicts", 0),
-                last_dream=last_dream,
+                last_dream=shown_run(last_run, proposals) if last_run else None,
                 last_sync=max((merge.date for merge in merges), default=None),
             )
         )

@@ -1,5 +1,7 @@
 """Dream proposals (SPEC D5, W3), reviewed like a pull request, and better: a maintainer
-can drop single files before approving, and revert any adopted dream later.
+can drop single files before approving, and revert any adopted dream later. Comments,
+requests for changes and "viewed" marks are in ``review``; the check summary and the
+review state the page shows, in ``review_checks``.
 
 Proposals are read from Git alone (``memsync.dream.proposals``); the dream's runs
 (``Run`` rows) add what Git does not hold: who asked, how it went, live progress.
@@ -17,7 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from memsync.dream.adoption import approve, reject
-from memsync.dream.proposals import Proposal, get_proposal, list_proposals
+from memsync.dream.proposals import Proposal, ProposalStatus, get_proposal, list_proposals
 from memsync.memory import INDEX_FILENAME
 from memsync.store import MAIN, Diff, MemoryRepo, StoreError
 
@@ -26,13 +28,11 @@ from ..forms import ApproveForm
 from ..models import Role, Run, RunKind
 from ..services.dreams import start_manual_dream
 from ..sync import identity_for
+from .review_checks import changes_requested, review_checks, review_state
+from .run_status import shown_runs
 from .snapshot import open_repo, repo_or_404
 
 RECENT_RUNS = 10
-
-
-def open_proposal_count(repo: MemoryRepo) -> int:
-    return sum(1 for proposal in list_proposals(repo) if proposal.is_open)
 
 
 def _proposal_or_404(repo: MemoryRepo, dream_id: str) -> Proposal:
@@ -51,15 +51,17 @@ def proposal_list(request: HttpRequest, slug: str) -> HttpResponse:
     runs = Run.objects.filter(project=access.project, kind=RunKind.DREAM).select_related(
         "requested_by"
     )[:RECENT_RUNS]
+    waiting = [p for p in proposals if p.is_open]
     return render(
         request,
         "dashboard/proposals.html",
         {
             "access": access,
             "project": access.project,
-            "open": [p for p in proposals if p.is_open],
+            "open": waiting,
+            "changes_requested": changes_requested(access.project, [p.id for p in waiting]),
             "decided": [p for p in proposals if not p.is_open],
-            "runs": runs,
+            "runs": shown_runs(list(runs), proposals),
             "tab": "proposals",
         },
     )
@@ -97,9 +99,12 @@ def _detail_page(
     proposal: Proposal,
     form: ApproveForm | None = None,
 ) -> HttpResponse:
-    diff = repo.diff(proposal.commit, base=proposal.base)
-    files = droppable_files(diff)
+    diff = shown_diff(repo, proposal)
     runs = Run.objects.filter(project=access.project, kind=RunKind.DREAM, dream_id=proposal.id)
+    run = runs.first()
+    moved = main_moved(repo, proposal)
+    checks = review_checks(proposal, run, moved.conflicts if moved else None)
+    files = [file.path for file in diff.files]
     return render(
         request,
         "dashboard/proposal.html",
@@ -108,12 +113,32 @@ def _detail_page(
             "project": access.project,
             "proposal": proposal,
             "diff": diff,
-            "moved": main_moved(repo, proposal),
-            "form": form or ApproveForm(files=files),
-            "run": runs.first(),
+            "diff_heading": _DIFF_HEADINGS[proposal.status],
+            "moved": moved,
+            "form": form or ApproveForm(files=droppable_files(diff)),
+            "run": run,
+            "review": review_state(access.project, proposal, access.user, files, checks),
+            "can_comment": access.allows(Role.MEMBER),
             "tab": "proposals",
         },
     )
+
+
+_DIFF_HEADINGS = {
+    ProposalStatus.OPEN: "Changes against main",
+    ProposalStatus.CONFLICTED: "Changes against main",
+    ProposalStatus.ADOPTED: "Changes adopted into main",
+    ProposalStatus.REVERTED: "Changes adopted into main, since reverted",
+    ProposalStatus.REJECTED: "Changes the dream proposed",
+}
+
+
+def shown_diff(repo: MemoryRepo, proposal: Proposal) -> Diff:
+    """An open or rejected dream: what it proposed. An adopted (or reverted) one: what
+    its adoption merge brought into main, so files left out are not listed as changes."""
+    if proposal.adopted_commit is not None:
+        return repo.diff(proposal.adopted_commit)
+    return repo.diff(proposal.commit, base=proposal.base)
 
 
 def _open_decision(
@@ -202,5 +227,6 @@ def dream_start(request: HttpRequest, slug: str) -> HttpResponse:
     if open_repo(access.project.repo_dir) is None:
         raise Http404("this project has no repository yet")
     run = start_manual_dream(access.project, access.user)
-    messages.info(request, "Dream queued: this page follows it as it runs.")
+    # No flash message: the page's own panel says queued, running or finished, and a
+    # message would still say "queued" after the run ended (the panel updates in place).
     return HttpResponseRedirect(reverse("dashboard:dream-run", args=[slug, run.pk]))

@@ -290,12 +290,13 @@ class TeamClone:
             return result
 
     def stamp_mtimes(self) -> int:
-        """Set each team file's mtime to its last content-changing commit on the team's
-        ``main``, so Claude Code's own age note ("This memory is N days old") tells the
-        truth: it computes ages from mtimes, and a clone or pull makes every file
-        brand new. One ``git log --name-only`` pass (cached between pulls), not one
-        per file. Files whose content here differs from ``main`` (local edits, work
-        not merged yet) keep their own mtime. Returns how many files were stamped."""
+        """Set each team file's mtime to its age on the team's ``main`` (when its
+        current content appeared there, ``MemoryRepo.ages``), so Claude Code's own age
+        note ("This memory is N days old") tells the truth: it computes ages from
+        mtimes, and a clone or pull makes every file brand new. One first-parent
+        ``git log`` pass (cached between pulls), not one per file. Files whose content
+        here differs from ``main`` (local edits, work not merged yet) keep their own
+        mtime. Returns how many files were stamped."""
         main = self.remote_ref(MAIN)
         if main is None:
             return 0

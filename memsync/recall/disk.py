@@ -7,8 +7,9 @@ to date on each open:
 
 - each topic file is keyed by ``(path, mtime_ns, size)``: one ``scandir`` and ``stat``
   per file tells which are new, changed or gone, and only those are read and parsed;
-- a memory's age is its last commit (SPEC F4), else its mtime; ages are asked of Git
-  (`MemoryRepo.ages`, itself incremental) only when ``HEAD`` moved since the last call.
+- a memory's age is its content's last change in Git (SPEC F4), else its mtime; ages
+  are asked of Git (`MemoryRepo.ages`, itself incremental) only when ``HEAD`` moved
+  since the last call.
 
 A damaged or older-format index file is deleted and rebuilt: it holds nothing that
 the memory files do not.

@@ -1,8 +1,9 @@
 """Where recall reads memories from: a directory on disk, or a branch of a repository.
 
-A memory's age is its last change: the last commit that touched it when the directory
-is a Git repository (SPEC F4), else the file's mtime. On a developer machine the team
-scope (``team/``) is usually a clone of its own, so its ages come from that clone.
+A memory's age is its last change: when its content appeared on the first-parent line
+if the directory is a Git repository (SPEC F4, `MemoryRepo.ages`), else the file's
+mtime. On a developer machine the team scope (``team/``) is usually a clone of its own,
+so its ages come from that clone.
 
 On disk the index is kept between calls (`memsync.recall.disk`); a repository's
 branch is indexed in memory once per commit by the caller (the API keeps it).

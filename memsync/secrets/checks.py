@@ -15,6 +15,14 @@ from memsync.secrets.findings import MAX_BLOB_BYTES, Finding, FindingKind
 from memsync.secrets.scan import scan_text
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
+# Code points HFS+ ignores in names, so `.g\u200cit` opens `.git` on a Mac.
+_HFS_IGNORED = dict.fromkeys(
+    map(
+        ord,
+        "\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\ufeff"
+        "\u206a\u206b\u206c\u206d\u206e\u206f",
+    )
+)
 # Bidirectional overrides and isolates let a name display as something it is not.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -49,11 +57,23 @@ def check_path(path: str) -> Finding | None:
         return _unsafe(path, "path-parent", "path has a `..` component")
     if "" in parts:
         return _unsafe(path, "path-empty-component", "path is empty or has an empty component")
-    # `.GIT` is `.git` on case-insensitive file systems: a checkout would write into
-    # the repository's own metadata.
-    if any(part.casefold() == ".git" for part in parts):
+    if "." in parts:
+        return _unsafe(path, "path-dot", "path has a `.` component")
+    if any(_opens_git_directory(part) for part in parts):
         return _unsafe(path, "path-git-directory", "path enters a `.git` directory")
     return None
+
+
+def _opens_git_directory(name: str) -> bool:
+    """Whether some client's file system would take `name` for `.git` (as Git's fsck does).
+
+    A checkout would then write into the repository's own metadata: `.GIT` on
+    case-insensitive systems, `.g\u200cit` on HFS+, and on NTFS `.git.`, `.git `,
+    `.git::$INDEX_ALLOCATION` and the short name `git~1`.
+    """
+    folded = name.translate(_HFS_IGNORED).casefold()
+    ntfs = folded.split(":", 1)[0].rstrip(". ")
+    return ".git" in (folded, ntfs) or ntfs == "git~1"
 
 
 def check_symlink(path: str, target: str) -> Finding | None:

@@ -1,4 +1,4 @@
-"""History as data: commits with their kind, trailers and per-file stats, and file ages.
+"""History as data: commits with their kind, trailers and per-file stats.
 
 Both come from a single ``git log`` each: per-commit calls (GitPython's ``Commit.stats``
 spawns a process per commit) are several times slower on real histories.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 
 
@@ -20,6 +20,10 @@ class CommitKind(StrEnum):
     REVERT = "revert"
     SYNC = "sync"
     MANUAL = "manual"
+    # A maintainer's hand in the dashboard (issue 13): one memory each.
+    EDIT = "edit"
+    DELETE = "delete"
+    CONFIRM = "confirm"
 
 
 KIND_TRAILER = "Memsync-Kind"
@@ -180,27 +184,3 @@ def _parse_numstat(text: str) -> Iterator[FileStat]:
             added=None if added == "-" else int(added),
             deleted=None if deleted == "-" else int(deleted),
         )
-
-
-def parse_ages(records: Iterable[bytes], wanted: set[str]) -> dict[str, datetime]:
-    """Fold a ``git log --format=%x1e%ct --name-only -z`` stream into last-change times.
-
-    ``records`` are the stream's NUL-separated pieces; the walk stops as soon as every
-    wanted path has been seen, so a file changed recently costs almost nothing.
-    """
-    ages: dict[str, datetime] = {}
-    current: datetime | None = None
-    for record in records:
-        piece = record.lstrip(b"\n")
-        if piece.startswith(b"\x1e"):
-            stamp, _, rest = piece[1:].partition(b"\n")
-            current = datetime.fromtimestamp(int(stamp), tz=UTC)
-            piece = rest
-        if not piece or current is None:
-            continue
-        path = piece.decode("utf-8", "replace")
-        if path in wanted and path not in ages:
-            ages[path] = current
-            if len(ages) == len(wanted):
-                break
-    return ages

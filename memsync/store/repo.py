@@ -19,8 +19,7 @@ from pathlib import Path, PurePosixPath
 
 from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
 
-from .ages import CACHE_NAME as AGES_CACHE_NAME
-from .ages import incremental_ages
+from .ages import first_parent_ages
 from .diff import Diff, parse_diff
 from .gitcmd import GitError, GitRunner
 from .history import (
@@ -28,7 +27,6 @@ from .history import (
     CommitInfo,
     CommitKind,
     format_message,
-    parse_ages,
     parse_log,
 )
 from .lock import RepoLock
@@ -371,27 +369,37 @@ class MemoryRepo:
         return [BlameLine(number, text, commits[sha]) for sha, number, text in rows]
 
     def ages(self, rev: str = "HEAD", *, cached: bool = True) -> dict[str, datetime]:
-        """Last-change time of every file at ``rev``, from history: one pass the first
-        time, then only the commits since the last answer (see ``memsync.store.ages``)."""
+        """When each file at ``rev`` got its current content on ``rev``'s first-parent
+        line: one pass the first time, then only the commits since the last answer (see
+        ``memsync.store.ages``)."""
         # A full commit id needs no rev-parse process (the dashboard passes one).
         head = rev if _FULL_SHA.fullmatch(rev) else self.rev_parse(rev)
-        wanted = set(self.files(head)) if head else set()
-        if not wanted or head is None:
+        blobs = self.blobs(head) if head else {}
+        if not blobs or head is None:
             return {}
-        if not cached:
-            return parse_ages(self._walk_names(head), wanted)
-        return incremental_ages(
-            self._common_dir / "memsync" / AGES_CACHE_NAME,
-            head,
-            wanted,
-            self._walk_names,
-            self.is_ancestor,
-        )
+        cache_dir = self._common_dir / "memsync" if cached else None
+        return first_parent_ages(cache_dir, head, blobs, self._walk_first_parent, self.is_ancestor)
 
-    def _walk_names(self, revisions: str) -> Iterator[bytes]:
-        """``git log --name-only -z`` over ``revisions``, as NUL-separated records; the
-        caller may stop early (the git process is then ended)."""
-        with self.git.stream("log", "--format=%x1e%ct", "--name-only", "-z", revisions) as log:
+    def blobs(self, rev: str = "HEAD") -> dict[str, str]:
+        """Every file path in the tree at ``rev`` with its blob id."""
+        status, output = self.git.run_bytes_status("ls-tree", "-r", "-z", f"{rev}^{{commit}}")
+        if status != 0:
+            return {}
+        found = {}
+        for record in output.split(b"\0"):
+            meta, _, path = record.partition(b"\t")
+            parts = meta.split()
+            if path and len(parts) == 3 and parts[1] == b"blob":
+                found[path.decode("utf-8", "replace")] = parts[2].decode()
+        return found
+
+    def _walk_first_parent(self, revisions: str) -> Iterator[bytes]:
+        """``git log --first-parent --reverse --raw -z`` over ``revisions``, oldest first,
+        as NUL-separated records: each commit's blobs against its first parent."""
+        with self.git.stream(
+            "log", "--first-parent", "--reverse", "--raw", "-z", "--no-abbrev", "--no-renames",
+            "--format=%x1e%ct%x1f%P", revisions,
+        ) as log:  # fmt: skip
             assert log.stdout is not None
             yield from _split_nul(log.stdout)
 

@@ -14,7 +14,7 @@ its refs, or one that only deletes a branch, does not pay for compiling them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,9 +24,11 @@ from memsync.sync.objects import (
     TREE_MODE,
     ObjectReader,
     PushedObject,
-    new_tree_entries,
+    PushedTree,
+    new_trees,
     object_types,
     pushed_objects,
+    quarantined_objects,
     tip_links,
 )
 from memsync.sync.refs import RefUpdate, refusal
@@ -89,11 +91,14 @@ def inspect_push(git_dir: Path, updates: Sequence[RefUpdate], pusher: str) -> Pu
     if report.refusals:
         return report
     new = pushed_objects(git_dir, tips)
+    # What the pack carried beyond the tips' history; Git would keep it (issue 10).
+    stray = {sha: obj for sha, obj in quarantined_objects(git_dir).items() if sha not in new}
     findings: list[Finding] = []
     problems: list[Problem] = []
-    if new:
+    if new or stray:
         with ObjectReader(git_dir) as reader:
             findings, problems = _check_content(reader, new)
+            findings += _check_stray(reader, stray)
     findings += _links_in_tips(git_dir, tips, {finding.path for finding in findings})
     report.refusals += [finding.message() for finding in findings]
     report.warnings += [_problem_line(problem) for problem in problems]
@@ -104,6 +109,7 @@ def _check_content(
     reader: ObjectReader, new: dict[str, PushedObject]
 ) -> tuple[list[Finding], list[Problem]]:
     from memsync.secrets import MAX_BLOB_BYTES, check_blob, check_path
+    from memsync.sync.trees import tree_findings
 
     findings: list[Finding] = []
     problems: list[Problem] = []
@@ -112,7 +118,11 @@ def _check_content(
     scanned: set[tuple[str, str]] = set()
     reached: set[str] = set()
     names: set[str] = set()
-    for entry in new_tree_entries(reader, new):
+    trees = list(new_trees(reader, new))
+    for tree in trees:
+        findings += tree_findings(tree)
+    reached.update(tree.sha for tree in trees)
+    for entry in (entry for tree in trees for entry in tree.entries()):
         path = _text_path(entry.path, findings)
         if path is None:
             continue
@@ -143,16 +153,34 @@ def _check_content(
         if not found:
             problems += _memory_problems(path, data)
     findings += _check_metadata(reader, new, names)
-    for pushed in new.values():
-        # Unreachable from the pushed trees (cannot happen through `git push`, but a
-        # crafted pack may carry anything): checked all the same, named by its id.
-        if pushed.type == "blob" and pushed.sha not in reached:
-            name = f"(blob {pushed.sha[:12]})"
-            if pushed.size > MAX_BLOB_BYTES:
-                findings.append(_too_large(name, pushed.size, MAX_BLOB_BYTES))
-            else:
-                findings += check_blob(name, reader.read(pushed.sha)[1])
-    return findings, problems
+    unreached = {sha: obj for sha, obj in new.items() if sha not in reached}
+    return findings + _check_stray(reader, unreached), problems
+
+
+def _check_stray(reader: ObjectReader, stray: dict[str, PushedObject]) -> list[Finding]:
+    """Blobs and trees no pushed tree reaches, named by their ids.
+
+    `git push` never sends them, but a crafted pack may carry anything, and Git keeps
+    what an accepted push brought: a later push could then reach a tree nobody checked.
+    """
+    from memsync.secrets import MAX_BLOB_BYTES, check_blob, check_path
+    from memsync.sync.trees import tree_findings
+
+    findings: list[Finding] = []
+    for pushed in stray.values():
+        name = f"({pushed.type} {pushed.sha[:12]})"
+        if pushed.type == "blob" and pushed.size > MAX_BLOB_BYTES:
+            findings.append(_too_large(name, pushed.size, MAX_BLOB_BYTES))
+        elif pushed.type == "blob":
+            findings += check_blob(name, reader.read(pushed.sha)[1])
+        elif pushed.type == "tree":
+            tree = PushedTree(pushed.sha, b"", 0, reader.read(pushed.sha)[1])
+            findings += tree_findings(tree, f"{name}/")
+            for entry in tree.entries():
+                found = check_path(entry.path.decode("utf-8", "backslashreplace"))
+                if found is not None:
+                    findings.append(replace(found, path=f"{name}/{found.path}"))
+    return findings
 
 
 def _check_metadata(

@@ -12,6 +12,7 @@ inspection of a typical push.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -45,12 +46,15 @@ class TreeEntry:
     depth: int  # directories above it: 0 for a file at the root
 
 
-def _git(git_dir: Path, *args: str, data: bytes | None = None) -> bytes:
+def _git(
+    git_dir: Path, *args: str, data: bytes | None = None, env: dict[str, str] | None = None
+) -> bytes:
     process = subprocess.run(
         ["git", f"--git-dir={git_dir}", *_GIT_OPTIONS, *args],
         input=data,
         capture_output=True,
         check=False,
+        env=env,
     )
     if process.returncode != 0:
         error = process.stderr.decode("utf-8", "replace").strip()
@@ -66,12 +70,30 @@ def pushed_objects(git_dir: Path, tips: Iterable[str]) -> dict[str, PushedObject
     listed = _git(git_dir, "rev-list", "--objects", "--no-object-names", *wanted, "--not", "--all")
     if not listed.strip():
         return {}
-    checked = _git(
-        git_dir,
-        "cat-file",
-        "--batch-check=%(objectname) %(objecttype) %(objectsize)",
-        data=listed,
-    )
+    return _described(_git(git_dir, "cat-file", f"--batch-check={_DESCRIPTION}", data=listed))
+
+
+def quarantined_objects(git_dir: Path) -> dict[str, PushedObject]:
+    """Every object the push brought, reachable from its tips or not.
+
+    Git hands the pre-receive hook the quarantine's path; listing that directory alone
+    (no alternates: the repository's own objects) names exactly what the pack carried,
+    including objects no pushed ref reaches, which Git would otherwise keep. Empty
+    outside a hook.
+    """
+    quarantine = os.environ.get("GIT_QUARANTINE_PATH")
+    if not quarantine:
+        return {}
+    env = {**os.environ, "GIT_OBJECT_DIRECTORY": quarantine}
+    env.pop("GIT_ALTERNATE_OBJECT_DIRECTORIES", None)
+    listing = ("cat-file", "--batch-all-objects", f"--batch-check={_DESCRIPTION}")
+    return _described(_git(git_dir, *listing, env=env))
+
+
+_DESCRIPTION = "%(objectname) %(objecttype) %(objectsize)"
+
+
+def _described(checked: bytes) -> dict[str, PushedObject]:
     found = {}
     for line in checked.decode().splitlines():
         sha, kind, size = line.split(" ")
@@ -169,9 +191,11 @@ def parse_tree(data: bytes, hash_length: int = 20) -> Iterator[tuple[str, bytes,
     """
     position = 0
     while position < len(data):
-        space = data.index(b" ", position)
-        nul = data.index(b"\0", space)
-        mode = data[position:space].decode()
+        space = data.find(b" ", position)
+        nul = data.find(b"\0", space + 1)
+        if space < 0 or nul < 0 or nul + 1 + hash_length > len(data):
+            raise PushReadError("a pushed tree is malformed (cut short)")
+        mode = data[position:space].decode("ascii", "replace")
         name = data[space + 1 : nul]
         sha = data[nul + 1 : nul + 1 + hash_length].hex()
         position = nul + 1 + hash_length
@@ -186,8 +210,22 @@ def commit_tree(content: bytes) -> str:
     return first.removeprefix("tree ")
 
 
-def new_tree_entries(reader: ObjectReader, new: dict[str, PushedObject]) -> Iterator[TreeEntry]:
-    """Every entry of every tree the push adds, with its full path.
+@dataclass(frozen=True)
+class PushedTree:
+    """A tree the push adds, where it first appears, and its raw content."""
+
+    sha: str
+    prefix: bytes  # its path from the repository root with a final `/`; empty for a root
+    depth: int
+    content: bytes
+
+    def entries(self) -> Iterator[TreeEntry]:
+        for mode, name, sha in parse_tree(self.content, len(self.sha) // 2):
+            yield TreeEntry(self.prefix + name, mode, sha, self.depth)
+
+
+def new_trees(reader: ObjectReader, new: dict[str, PushedObject]) -> Iterator[PushedTree]:
+    """Every tree the push adds that its commits reach, from the roots down.
 
     Trees the repository already had are not entered: everything under them was
     checked when they arrived (or was written by the server). A tree pushed at several
@@ -209,8 +247,8 @@ def new_tree_entries(reader: ObjectReader, new: dict[str, PushedObject]) -> Iter
         kind, content = reader.read(tree)
         if kind != "tree":
             raise PushReadError(f"object {tree} should be a tree but is a {kind}")
-        for mode, name, sha in parse_tree(content, len(tree) // 2):
-            path = prefix + name
-            yield TreeEntry(path, mode, sha, depth)
-            if mode == TREE_MODE and sha in new:
-                stack.append((sha, path + b"/", depth + 1))
+        pushed = PushedTree(tree, prefix, depth, content)
+        yield pushed
+        for entry in pushed.entries():
+            if entry.mode == TREE_MODE and entry.sha in new:
+                stack.append((entry.sha, entry.path + b"/", depth + 1))

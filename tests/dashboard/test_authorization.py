@@ -42,6 +42,7 @@ ORDER = (ANONYMOUS, "mallory", "carol", "bob", "alice")
 READ = {"alice": 200, "bob": 200, "carol": 200, "mallory": 404, ANONYMOUS: LOGIN}
 MAINTAIN_PAGE = {"alice": 200, "bob": 403, "carol": 403, "mallory": 404, ANONYMOUS: LOGIN}
 ACT = {"alice": 302, "bob": 403, "carol": 403, "mallory": 404, ANONYMOUS: LOGIN}
+CONTRIBUTE = {"alice": 302, "bob": 302, "carol": 403, "mallory": 404, ANONYMOUS: LOGIN}
 NOT_THIS_METHOD = {"alice": 405, "bob": 405, "carol": 405, "mallory": 405, ANONYMOUS: LOGIN}
 SIGNED_IN = {"alice": 200, "bob": 200, "carol": 200, "mallory": 200, ANONYMOUS: LOGIN}
 PUBLIC = {"alice": 200, "bob": 200, "carol": 200, "mallory": 200, ANONYMOUS: 200}
@@ -145,6 +146,19 @@ RULES: dict[str, Rule] = {
     "dashboard:index": Rule(acme, page()),
     "dashboard:memory": Rule(lambda s: ["acme", "notes.md"], page()),
     "dashboard:blame": Rule(lambda s: ["acme", "notes.md"], page()),
+    # Editing is the maintainer's; members propose through their branch (issue 13).
+    "dashboard:memory-edit": Rule(
+        lambda s: ["acme", "notes.md"],
+        (Case("GET", MAINTAIN_PAGE), Case("POST", ACT, {"text": topic("notes", "Notes").decode()})),
+    ),
+    "dashboard:memory-preview": Rule(
+        lambda s: ["acme", "notes.md"],
+        action({**ACT, "alice": 200}, text=topic("notes", "Notes").decode()),
+    ),
+    "dashboard:memory-delete": Rule(
+        lambda s: ["acme", "notes.md"], (Case("GET", MAINTAIN_PAGE), Case("POST", ACT))
+    ),
+    "dashboard:memory-confirm": Rule(lambda s: ["acme", "notes.md"], action()),
     "dashboard:history": Rule(acme, page()),
     "dashboard:activity": Rule(acme, page()),
     "dashboard:commit": Rule(lambda s: ["acme", s.extraction], page()),
@@ -155,6 +169,17 @@ RULES: dict[str, Rule] = {
     "dashboard:proposal": Rule(lambda s: ["acme", s.dream_id], page()),
     "dashboard:proposal-approve": Rule(lambda s: ["acme", s.dream_id], action(keep=["dreamt.md"])),
     "dashboard:proposal-reject": Rule(lambda s: ["acme", s.dream_id], action()),
+    # Reviewing (docs/requirements.md, "Reviewing a dream"): members and maintainers
+    # comment and mark files viewed; only maintainers request changes; viewers read.
+    "dashboard:proposal-comment": Rule(
+        lambda s: ["acme", s.dream_id], action(CONTRIBUTE, body="Looks right.")
+    ),
+    "dashboard:proposal-viewed": Rule(
+        lambda s: ["acme", s.dream_id], action(CONTRIBUTE, path="dreamt.md", viewed="1")
+    ),
+    "dashboard:proposal-request-changes": Rule(
+        lambda s: ["acme", s.dream_id], action(body="Keep the old wording.")
+    ),
     "dashboard:dream-start": Rule(acme, action()),
     "dashboard:dream-run": Rule(lambda s: ["acme", s.run_id], page()),
     "dashboard:dream-run-progress": Rule(lambda s: ["acme", s.run_id], page()),

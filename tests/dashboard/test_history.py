@@ -169,18 +169,33 @@ def test_a_revert_that_conflicts_with_later_edits_changes_nothing_and_says_why(w
     assert "later edits to a.md conflict with undoing this commit" in response.content.decode()
 
 
-def test_only_extractions_and_adopted_dreams_offer_a_revert(world):
-    sync = commit_memories(world.repo(), {"a.md": b"x\n"}, kind=CommitKind.SYNC)
+def test_every_commit_on_main_offers_a_revert_with_one_confirmation(world):
+    commit_memories(world.repo(), {"a.md": b"x\n"})
+    sync = commit_memories(world.repo(), {"a.md": b"y\n"}, kind=CommitKind.SYNC)
     alice = world.client("alice")
 
     page = alice.get(commit_url(sync)).content.decode()
+    confirm = alice.get(revert_url(sync)).content.decode()
     response = alice.post(revert_url(sync), follow=True)
 
-    assert "Revert…" not in page
-    assert (
-        "Only an extraction or an adopted dream can be reverted here." in response.content.decode()
-    )
-    assert world.repo().rev_parse(MAIN) == sync
+    assert "Revert…" in page and "Revert this sync" in confirm
+    assert "Reverted" in response.content.decode()
+    assert world.repo().read(MAIN, "a.md") == b"x\n"
+    assert world.repo().log(MAIN, limit=1)[0].kind == CommitKind.REVERT
+
+
+def test_a_commit_already_reverted_offers_no_second_revert(world):
+    commit_memories(world.repo(), {"a.md": b"x\n"})
+    sync = commit_memories(world.repo(), {"a.md": b"y\n"}, kind=CommitKind.SYNC)
+    alice = world.client("alice")
+    alice.post(revert_url(sync))
+    head = world.repo().rev_parse(MAIN)
+
+    response = alice.post(revert_url(sync), follow=True)
+
+    assert "Already reverted by" in response.content.decode()
+    assert "Revert…" not in alice.get(commit_url(sync)).content.decode()
+    assert world.repo().rev_parse(MAIN) == head
 
 
 def test_members_and_viewers_cannot_revert(world):

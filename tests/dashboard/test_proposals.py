@@ -62,7 +62,7 @@ def test_the_page_shows_summary_sessions_counts_and_the_diff_against_main(world)
     assert '<th scope="row">After</th><td>1</td><td>1</td>' in page
     assert '<td id="visible-before">2</td>' in page and '<td id="visible-after">1</td>' in page
     assert 'id="visible-lowered"' not in page  # one entry fewer: tabs.md was merged away
-    assert 'id="canaries"' in page
+    assert 'id="check-canaries"' in page
     assert page.index('data-path="MEMORY.md"') < page.index('data-path="deploy.md"')
     assert "Never deploy on Fridays" in page
     assert 'class="badge st-deleted">deleted<' in page
@@ -93,7 +93,7 @@ def test_a_dream_losing_a_fact_is_at_risk_with_the_canaries_above_the_diff(world
 
     assert '<span class="badge at-risk" id="at-risk">at risk</span>' in page
     assert "are no longer found: " in page and "friday (deploy.md)" in page
-    assert page.index('id="canaries"') < page.index('data-path="MEMORY.md"')
+    assert page.index('id="check-canaries"') < page.index('data-path="MEMORY.md"')
     listed = world.client("carol").get(url("proposals")).content.decode()
     assert f"Dream {outcome.dream_id}" in listed
 

@@ -94,6 +94,10 @@ def test_it_seeds_the_promised_history_once_and_keeps_it_on_a_second_run(demo_da
     assert (conflict.member, conflict.path) == ("bob", "project_release_train.md")
     assert b"Wednesday" in (repo.read(conflict.theirs_commit, conflict.path) or b"")
     assert b"Tuesday and Thursday" in (repo.read(MAIN, conflict.path) or b"")
+    # main kept its own version, so bob's conflicting commit does not date the memory.
+    bobs = repo.commit_info(conflict.theirs_commit).date
+    [last_on_main, *_] = repo.log(MAIN, paths=[conflict.path], first_parent=True)
+    assert repo.ages(MAIN)[conflict.path] == last_on_main.date < bobs
 
     runs = Run.objects.filter(project=project)
     assert {run.kind for run in runs} == {RunKind.EXTRACT, RunKind.MERGE, RunKind.DREAM}

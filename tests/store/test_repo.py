@@ -392,14 +392,94 @@ def test_it_keeps_ages_right_as_history_grows_from_its_cache(repo):
     git(side.path, "add", "c.md")
     git(side.path, "commit", "-qm", "sync: old side commit", env=side_date)
     repo.apply({"b.md": b"b2\n", "a.md": None}, CommitKind.DREAM, "later")
-    repo.merge("side")
+    merge = repo.merge("side").commit
+    assert merge is not None
 
     ages = repo.ages()
 
     assert ages == repo.ages(cached=False)
     assert set(ages) == {".gitattributes", ".gitignore", "b.md", "c.md"}
-    assert ages["c.md"] == datetime(2026, 1, 1, tzinfo=UTC)
+    # c.md reached main with the merge: the side commit's own date is not main's history.
+    assert ages["c.md"] == repo.commit_info(merge).date.astimezone(UTC)
     assert ages["b.md"] >= first["b.md"]
+
+
+def at(when: str) -> dict[str, str]:
+    return {"GIT_COMMITTER_DATE": when, "GIT_AUTHOR_DATE": when}
+
+
+OLD = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def test_it_dates_a_file_left_out_of_an_adopted_and_reverted_merge_by_its_own_change(repo):
+    write(repo, "payment-sandbox.md", "sandbox\n")
+    git(repo.path, "add", "-A")
+    git(repo.path, "commit", "-qm", "manual: old memory", env=at(OLD.isoformat()))
+    dream = repo.add_worktree(repo.path.parent / "wt", "dream/d1")
+    write(dream, "payment-sandbox.md", "sandbox, rewritten\n")
+    write(dream, "other.md", "new\n")
+    git(dream.path, "add", "-A")
+    git(dream.path, "commit", "-qm", "dream: consolidate")
+    adopted = repo.merge("dream/d1", kind=CommitKind.DREAM, exclude=["payment-sandbox.md"])
+    assert adopted.commit is not None
+    assert repo.ages()["payment-sandbox.md"] == OLD
+
+    repo.revert(adopted.commit)
+
+    assert repo.ages()["payment-sandbox.md"] == OLD
+    assert repo.ages(cached=False)["payment-sandbox.md"] == OLD
+
+
+def test_it_ignores_a_side_commit_that_main_did_not_take_in_a_conflict(repo):
+    write(repo, "release-train.md", "train on mondays\n")
+    git(repo.path, "add", "-A")
+    git(repo.path, "commit", "-qm", "manual: first", env=at("2025-12-01T00:00:00+00:00"))
+    member = repo.add_worktree(repo.path.parent / "wt", "members/bob")
+    write(member, "release-train.md", "train on fridays\n")
+    git(member.path, "commit", "-qam", "sync: bob", env=at("2026-02-01T00:00:00+00:00"))
+    write(repo, "release-train.md", "train on tuesdays\n")
+    git(repo.path, "commit", "-qam", "manual: main's change", env=at(OLD.isoformat()))
+
+    result = repo.merge("members/bob", keep_ours_on_conflict=True)
+
+    assert result.conflicts and result.commit is not None
+    assert repo.ages()["release-train.md"] == OLD
+
+
+def test_it_gives_content_a_revert_restores_back_its_age(repo):
+    write(repo, "a.md", "one\n")
+    git(repo.path, "add", "-A")
+    git(repo.path, "commit", "-qm", "manual: old", env=at(OLD.isoformat()))
+    changed = repo.apply({"a.md": b"two\n"}, CommitKind.DREAM, "rewrite")
+    assert changed is not None
+    assert repo.ages()["a.md"] > OLD
+
+    repo.revert(changed)
+
+    assert repo.ages()["a.md"] == OLD
+
+
+def test_it_rebuilds_an_ages_cache_of_an_older_version(repo):
+    repo.apply({"a.md": b"a\n"}, CommitKind.EXTRACT, "first")
+    cache = repo.path / ".git" / "memsync" / "ages.json"
+    head = repo.head()
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text(f'{{"commit": "{head}", "ages": {{"a.md": 0}}}}')
+
+    assert repo.ages()["a.md"] == repo.ages(cached=False)["a.md"] > OLD
+    assert '"version": 2' in cache.read_text()
+
+
+def test_it_walks_again_when_the_cache_describes_another_first_parent_line(repo):
+    repo.apply({"a.md": b"a\n"}, CommitKind.EXTRACT, "first")
+    side = repo.add_worktree(repo.path.parent / "wt", "side")
+    write(side, "a.md", "side\n")
+    git(side.path, "commit", "-qam", "sync: side", env=at(OLD.isoformat()))
+    assert side.ages()["a.md"] == OLD  # the cache now describes the side's line
+    merged = repo.merge("side").commit
+    assert merged is not None
+
+    assert repo.ages()["a.md"] == repo.commit_info(merged).date.astimezone(UTC)
 
 
 def test_it_ignores_a_broken_ages_cache(repo):

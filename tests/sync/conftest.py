@@ -258,7 +258,7 @@ def stored(team: Team, sha: str) -> bool:
 
 
 def quarantines(team: Team) -> list[Path]:
-    return list((team.git_dir() / "objects").glob("incoming-*"))
+    return list((team.git_dir() / "objects").glob("tmp_objdir-incoming-*"))
 
 
 def wait_for_merges(team: Team, timeout: float = 120.0) -> None:

@@ -31,7 +31,7 @@ def name_dreams(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('dashboard', '0001_initial'),
+        ('dashboard', '0002_ux_review_proposal_review'),
     ]
 
     operations = [
