@@ -6,7 +6,7 @@ the same run.
 Prints three ratios (aims in brackets):
   * a closed-gate check (``evaluate_gates`` stopping at the time gate) against one
     ``os.stat`` of the lock file [<= 3];
-  * the beat (``dashboard.dream_runs.evaluate_all``) over N projects against N
+  * the beat (``dashboard.dreams.evaluate_all``) over N projects against N
     ``os.stat`` calls [<= 3]. The projects are rows of a SQLite database this script
     creates and migrates in a temporary data directory, each with a fresh
     ``.consolidate-lock`` so every time gate is closed: what is measured is the one
@@ -107,8 +107,8 @@ def setup_django(data_dir: Path) -> None:
 def bench_beat(projects: int) -> float:
     from django.conf import settings
 
-    from dashboard import dream_runs
     from dashboard.models import Project
+    from dashboard.services import dreams
     from memsync.store import LOCK_FILE_NAME
 
     started = time.perf_counter()
@@ -124,14 +124,14 @@ def bench_beat(projects: int) -> float:
         paths.append(str(repo / LOCK_FILE_NAME))
     print(f"built {projects} projects in {time.perf_counter() - started:.1f}s")
 
-    report = dream_runs.evaluate_all()
+    report = dreams.evaluate_all()
     assert (report.projects, report.past_time_gate) == (projects, 0), report
 
     def stats() -> None:
         for path in paths:
             os.stat(path)
 
-    beat_time = best_of(dream_runs.evaluate_all, 7)
+    beat_time = best_of(dreams.evaluate_all, 7)
     stat_time = best_of(stats, 7)
     ratio = beat_time / stat_time
     print(
@@ -143,7 +143,7 @@ def bench_beat(projects: int) -> float:
     opened = paths[::100]
     for path in opened:
         os.utime(path, (1, 1))
-    some_open = best_of(dream_runs.evaluate_all, 1)
+    some_open = best_of(dreams.evaluate_all, 1)
     print(
         f"  with {len(opened)} projects past the time gate (first beat, scans due): "
         f"{some_open * 1000:.1f} ms, ratio {some_open / stat_time:.2f} (information)"

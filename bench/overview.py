@@ -19,10 +19,11 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bench.store import build_history
 from memsync.memory import INDEX_FILENAME, is_topic_path
 from memsync.store import CommitKind, MemoryRepo
 from memsync.store.overview import CACHE_NAME, branch_overview, changes_since
+
+from stack import build_history
 
 
 def timed(action) -> float:

@@ -31,9 +31,10 @@ from memsync.sync.status import BranchState, team_status
 
 from .auth import WWW_AUTHENTICATE, authenticate, membership_for
 from .models import ConflictItem, ConflictStatus, Membership, Role, SessionRecord
+from .queue import queue_dream_gate_check, queue_redaction
 from .request_limits import MAX_INT, BodyError, json_object
-from .sync import open_repository, request_dream_gate_check
-from .tasks.extract import request_extraction, request_redaction
+from .services.extraction import request_extraction
+from .sync import open_repository
 
 _ENVELOPE_BYTES = 64 * 1024
 SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
@@ -153,7 +154,7 @@ def sessions(request: HttpRequest, membership: Membership) -> JsonResponse:
         if transcript is not None:
             stored = _store_transcript(record, transcript)
         record.save()
-        request_dream_gate_check(project.pk, "session")
+        queue_dream_gate_check(project.pk, "session")
         if stored is not None and stored["redaction"] == "done":
             request_extraction(record)  # a held upload is queued by its redaction
     return JsonResponse(
@@ -233,7 +234,7 @@ def _store_transcript(record: SessionRecord, transcript: str) -> dict[str, Any]:
     if len(transcript) > settings.MEMSYNC_INLINE_REDACTION_BYTES:
         inbox = TranscriptInbox(project.inbox_dir, project.transcripts_dir)
         held = inbox.hold(record.session_id, transcript)
-        request_redaction(record, held)
+        queue_redaction(record.pk, held)
         return {"stored": True, "redaction": "queued"}
     name = f"{record.session_id}.jsonl"
     clean, findings = redact_transcript(transcript, path=name)

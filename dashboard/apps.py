@@ -22,4 +22,7 @@ class DashboardConfig(AppConfig):
         # memsync loads it here instead so the command-line client stays light.
         from memsync.celery import app  # noqa: F401
 
+        # Registered in every process, so dashboard/queue.py enqueues them by name.
+        from . import tasks  # noqa: F401
+
         post_migrate.connect(_configure_repositories, sender=self)

@@ -34,8 +34,7 @@ from memsync.sync.hooks import restore_hook_files
 
 from .auth import WWW_AUTHENTICATE, authenticate, membership_for
 from .models import Project, Role
-from .notifications import PUSH_REFUSED_TASK
-from .sync import MERGE_TASK
+from .queue import MERGE_TASK, PUSH_REFUSED_TASK
 
 log = logging.getLogger(__name__)
 

@@ -161,6 +161,9 @@ class SessionRecord(models.Model):
     extracted_messages = models.PositiveIntegerField(
         default=0, help_text="Extraction cursor: messages already analysed"
     )
+    extraction_task = models.CharField(
+        max_length=64, blank=True, help_text="The Celery task extracting this session now"
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -208,6 +211,17 @@ class Run(models.Model):
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    session = models.ForeignKey(
+        SessionRecord,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="runs",
+        help_text="The session an extraction run extracted",
+    )
+    dream_id = models.CharField(
+        max_length=64, blank=True, db_index=True, help_text="The dream a dream run made"
+    )
     task_id = models.CharField(max_length=64, blank=True)
     worker = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
@@ -215,7 +229,7 @@ class Run(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     summary = models.TextField(blank=True)
     error = models.TextField(blank=True)
-    # D7 progress: phase, turns, files_touched, sessions_reviewed, ...
+    # D7 progress, written and read as dashboard.runs.RunProgress.
     progress = models.JSONField(default=dict, blank=True)
     cancel_requested = models.BooleanField(default=False)
     detail = models.JSONField(default=dict, blank=True)

@@ -21,7 +21,6 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -34,9 +33,8 @@ from .models import (
     Webhook,
     WebhookFormat,
 )
+from .queue import queue_delivery
 
-DELIVER_TASK = "dashboard.tasks.notify.deliver_notification"
-PUSH_REFUSED_TASK = "dashboard.tasks.notify.push_refused"
 SIGNATURE_HEADER = "X-Memsync-Signature"
 EMAIL_TARGET = "email: "
 # A receiver that takes longer is treated as down; the worker is not held for minutes.
@@ -68,18 +66,9 @@ def notify(
         ).pk
         for hook, target in targets
     ]
-    if ids:
-        transaction.on_commit(lambda: _enqueue(ids), robust=True)
-    return ids
-
-
-def _enqueue(ids: list[int]) -> None:
-    from memsync.celery import app
-
-    from .sync import QUICK_PUBLISH
-
     for delivery_id in ids:
-        app.send_task(DELIVER_TASK, args=[delivery_id], **QUICK_PUBLISH)
+        queue_delivery(delivery_id)
+    return ids
 
 
 def maintainer_emails(project: Project) -> list[str]:

@@ -3,8 +3,9 @@
 * A merge or extraction ``Run`` stays "running" when its worker is killed: the sweep
   asks the live workers which tasks they are running, and a run whose task none of
   them has is marked failed ("abandoned: …"). Its work is retried: the member's branch
-  is still unmerged, so the sweep's merge pass queues it again; an extraction gives
-  its claimed messages back and is queued again.
+  is still unmerged, so the sweep's merge pass queues it again; an extraction frees
+  its session (``SessionRecord.extraction_task``) and is queued again: its cursor never
+  moved, since it moves only once the extraction's commit has landed.
 * An uploaded transcript whose extraction could not be queued (the broker was down
   when the upload committed) has no extraction run after it: the sweep queues one.
 
@@ -21,6 +22,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from .models import Run, RunKind, RunStatus, SessionRecord
+from .queue import queue_extraction
+from .runs import abandon_runs
 
 log = logging.getLogger(__name__)
 
@@ -67,12 +70,11 @@ def abandon_dead_runs(now: datetime | None = None) -> list[Run]:
     for run in candidates:
         if run.task_id and run.task_id in active:
             continue
-        # Conditional: a run that finished meanwhile keeps its real ending.
-        claimed = Run.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
-            status=RunStatus.FAILED,
-            finished_at=now,
+        claimed = abandon_runs(
+            Run.objects.filter(pk=run.pk),
             summary=f"abandoned {run.kind}: its worker stopped before it finished",
             error=f"abandoned: worker {run.worker or '?'} no longer runs task {run.task_id}",
+            now=now,
         )
         if claimed:
             abandoned.append(run)
@@ -84,20 +86,13 @@ def abandon_dead_runs(now: datetime | None = None) -> list[Run]:
 
 
 def _retry_extraction(run: Run) -> None:
-    from .tasks.extract import extract_uploaded_session
-
-    cursor = run.detail.get("claimed")
-    cursor = cursor if isinstance(cursor, dict) else {}
-    session = run.detail.get("session")
-    record = SessionRecord.objects.filter(project=run.project, session_id=session).first()
-    if record is None:
+    if run.session_id is None:
         return
-    if isinstance(cursor.get("since"), int) and isinstance(cursor.get("taken"), int):
-        # Give the messages the dead run claimed back (unless a later run moved on).
-        SessionRecord.objects.filter(pk=record.pk, extracted_messages=cursor["taken"]).update(
-            extracted_messages=cursor["since"]
-        )
-    extract_uploaded_session.apply_async((record.pk,))
+    # Conditional: a later extraction that took the session meanwhile keeps it.
+    SessionRecord.objects.filter(pk=run.session_id, extraction_task=run.task_id).update(
+        extraction_task=""
+    )
+    queue_extraction(run.session_id)
 
 
 def unextracted_uploads(now: datetime | None = None) -> list[SessionRecord]:
@@ -119,9 +114,7 @@ def unextracted_uploads(now: datetime | None = None) -> list[SessionRecord]:
         if uploaded > settle:
             continue  # just uploaded: its own extraction is probably queued
         last = (
-            Run.objects.filter(
-                project=record.project, kind=RunKind.EXTRACT, detail__session=record.session_id
-            )
+            Run.objects.filter(session=record, kind=RunKind.EXTRACT)
             .order_by("-created_at")
             .values_list("created_at", flat=True)
             .first()
@@ -132,9 +125,7 @@ def unextracted_uploads(now: datetime | None = None) -> list[SessionRecord]:
 
 
 def queue_unextracted_uploads() -> int:
-    from .tasks.extract import extract_uploaded_session
-
     due = unextracted_uploads()
     for record in due:
-        extract_uploaded_session.apply_async((record.pk,))
+        queue_extraction(record.pk)
     return len(due)

@@ -1,9 +1,9 @@
 """Team sync in the Django layer: project repositories with their hooks, member merges
-recorded as runs and review items, conflict resolution, and the Celery names involved.
+as review items, conflict resolution.
 
 The Git work is done by ``memsync.sync``; this module adds what only the server knows
-(users, projects, rows) and is shared by the Git endpoint, the API, the merge task, the
-admin commands and the dashboard.
+(users, projects, rows) and is shared by the Git endpoint, the API, the merge use case
+(``dashboard/services/merges.py``), the admin commands and the dashboard.
 """
 
 from __future__ import annotations
@@ -30,19 +30,6 @@ from memsync.sync.merge import (
 from . import notifications
 from .models import ConflictItem, ConflictStatus, Project
 
-# Celery task names, so the post-receive hook (which imports no Django) and modules that
-# must not import each other can still enqueue by name.
-# The names are older than the functions' ``_task`` suffix (which tells a task from
-# the service it calls); they stay, so messages already queued still find their task.
-MERGE_TASK = "dashboard.tasks.sync.merge_member_branch"
-DREAM_GATE_TASK = "dashboard.tasks.dream.check_dream_gates"
-# Publishing from a request: one quick retry, then give up (logged by ``on_commit(...,
-# robust=True)``). The periodic sweep queues whatever could not be (dashboard.recovery), so
-# an unreachable broker costs the request a second, not the minute of Celery's defaults.
-QUICK_PUBLISH: dict = {
-    "retry": True,
-    "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0.5},
-}
 # An address for users without one: Git needs an email, and .invalid never delivers.
 FALLBACK_EMAIL_DOMAIN = "users.memsync.invalid"
 
@@ -87,21 +74,6 @@ def open_repository(project: Project) -> MemoryRepo:
     Raises ``memsync.store.StoreError`` when the repository was never created.
     """
     return MemoryRepo(project.repo_dir)
-
-
-def request_dream_gate_check(project_id: int, trigger: str) -> None:
-    """Ask the dream's gate check to look at the project once the transaction commits.
-
-    By name: the dream's tasks are another module that this one does not import. A
-    broker that cannot take it is logged, not raised: the beat checks every project's
-    gates on its own schedule, so a lost nudge only delays a dream.
-    """
-    from memsync.celery import app
-
-    transaction.on_commit(
-        lambda: app.send_task(DREAM_GATE_TASK, args=[project_id, trigger], **QUICK_PUBLISH),
-        robust=True,
-    )
 
 
 def merge_member_branch(

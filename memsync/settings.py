@@ -14,6 +14,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+# Task names live with the queueing (one place); importing them loads no app.
+from dashboard.queue import DREAM_BEAT_TASK, DREAM_RUN_TASK, SWEEP_TASK, UPKEEP_TASK
 from memsync.agent.model import DEFAULT_MODEL
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -152,9 +154,14 @@ CELERY_RESULT_BACKEND = _celery_url(REDIS_URL)
 CELERY_TASK_DEFAULT_QUEUE = "memsync"
 # Dreams run for minutes and can be given machines of their own (a worker started with
 # `--queues dreams`); merges, extractions and gate checks stay quick on `memsync`.
-CELERY_TASK_ROUTES = {"dashboard.tasks.dream.run_dream": {"queue": "dreams"}}
+CELERY_TASK_ROUTES = {DREAM_RUN_TASK: {"queue": "dreams"}}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A task taken by a worker that died with it (acknowledged late, so still on the broker) is
+# handed to another worker once it has been out this long. Every task is safe to run twice,
+# but a running one handed out again costs a second run: keep this above the longest dream.
+MEMSYNC_BROKER_VISIBILITY_SECONDS = env_number("MEMSYNC_BROKER_VISIBILITY_SECONDS", 3600)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": MEMSYNC_BROKER_VISIBILITY_SECONDS}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_EXPIRES = 3600
@@ -212,18 +219,18 @@ if MEMSYNC_EXTRACT_EVERY_TURNS < 1:
     raise ImproperlyConfigured("MEMSYNC_EXTRACT_EVERY_TURNS must be at least 1")
 CELERY_BEAT_SCHEDULE = {
     "dream-gates": {
-        "task": "dashboard.tasks.dream.evaluate_dream_gates",
+        "task": DREAM_BEAT_TASK,
         "schedule": MEMSYNC_DREAM_BEAT_SECONDS,
         "options": {"expires": MEMSYNC_DREAM_BEAT_SECONDS * 0.9},
     },
     # A safety net for pushes whose post-receive could not queue their merge.
     "unmerged-pushes": {
-        "task": "dashboard.tasks.sync.sweep_unmerged_pushes",
+        "task": SWEEP_TASK,
         "schedule": MEMSYNC_MERGE_SWEEP_SECONDS,
         "options": {"expires": MEMSYNC_MERGE_SWEEP_SECONDS * 0.9},
     },
     "repository-upkeep": {
-        "task": "dashboard.tasks.upkeep.keep_repositories",
+        "task": UPKEEP_TASK,
         "schedule": MEMSYNC_UPKEEP_SECONDS,
         "options": {"expires": MEMSYNC_UPKEEP_SECONDS * 0.9},
     },

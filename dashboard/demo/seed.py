@@ -42,7 +42,6 @@ from pathlib import Path
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from dashboard import dream_runs
 from dashboard.models import (
     ConflictItem,
     ConflictStatus,
@@ -53,9 +52,10 @@ from dashboard.models import (
     RunStatus,
     SessionRecord,
 )
+from dashboard.queue import queue_merge
+from dashboard.services import dreams
+from dashboard.services.extraction import request_extraction
 from dashboard.sync import create_repository, identity_for
-from dashboard.tasks.extract import request_extraction
-from dashboard.tasks.sync import merge_member_branch_task
 from memsync.dream.proposals import list_proposals
 from memsync.extract.transcript import read_transcript
 from memsync.memory import INDEX_FILENAME
@@ -279,7 +279,7 @@ def _push(project: Project, event: Push, user: User, clones: Path) -> None:
         clone.push(member_ref(user.username), env={"REMOTE_USER": user.username})
     except GitError as error:
         raise SeedFailed(f"{user.username}'s push was refused:\n{error.stderr}") from None
-    merge_member_branch_task.delay(project.pk, user.username, tip)
+    queue_merge(project.pk, user.username, tip=tip)
 
 
 def _memory_saying(directory: Path, phrase: str) -> str:
@@ -291,7 +291,7 @@ def _memory_saying(directory: Path, phrase: str) -> str:
 
 
 def _dream(project: Project, user: User) -> None:
-    run = dream_runs.start_manual_dream(project, user)
+    run = dreams.start_manual_dream(project, user)
     run.refresh_from_db()
     if run.status != RunStatus.PROPOSED:
         raise SeedFailed(f"the demo's dream ended {run.status}: {run.summary} {run.error}")

@@ -7,9 +7,10 @@ from celery import Task, shared_task
 
 from .. import notifications
 from ..models import Project
+from ..queue import DELIVER_TASK, PUSH_REFUSED_TASK
 
 
-@shared_task(bind=True, name=notifications.DELIVER_TASK, max_retries=None)
+@shared_task(bind=True, name=DELIVER_TASK, max_retries=None)
 def deliver_notification(self: Task, delivery_id: int) -> str:
     """Try the delivery once; on failure queue the next try (the row counts attempts and
     says when to stop, so Celery's own retry limit is not used)."""
@@ -20,7 +21,7 @@ def deliver_notification(self: Task, delivery_id: int) -> str:
     return f"delivery {delivery_id}: {outcome}"
 
 
-@shared_task(name=notifications.PUSH_REFUSED_TASK)
+@shared_task(name=PUSH_REFUSED_TASK)
 def push_refused(project_id: int, pusher: str, problems: list[str]) -> str:
     """Published by name by ``memsync.sync.prereceive``, which imports no Django."""
     project = Project.objects.filter(pk=project_id).first()

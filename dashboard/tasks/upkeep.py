@@ -7,8 +7,7 @@ from celery import shared_task
 from memsync.store.upkeep import keep_up
 
 from ..models import Project
-
-UPKEEP_TASK = "dashboard.tasks.upkeep.keep_repositories"
+from ..queue import UPKEEP_TASK
 
 
 @shared_task(name=UPKEEP_TASK)

@@ -2,10 +2,10 @@
 
 The page polls a small fragment with htmx; the fragment stops polling itself once the
 run has finished, so a finished run costs nothing. The worker writes ``Run.progress``;
-this module only reads it, and Cancel only raises the run's ``cancel_requested`` flag,
-which the dream checks between turns. A finished run shows "done" rather than the last
-phase its worker wrote, and the status of its proposal as Git has it now
-(``run_status``).
+this module only reads it (as ``dashboard.runs.RunProgress``), and Cancel only raises
+the run's ``cancel_requested`` flag, which the dream checks between turns. A finished run
+shows "done" rather than the last phase its worker wrote, and the status of its proposal
+as Git has it now (``run_status``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from memsync.dream.proposals import list_proposals
 
 from ..access import ProjectAccess, project_for
 from ..models import Role, Run, RunKind, RunStatus
+from ..runs import RunProgress
 from .run_status import ShownRun, duration_label, shown_run
 from .snapshot import open_repo
 
@@ -40,16 +41,15 @@ class DreamProgressView:
     shown: ShownRun
 
     @property
-    def progress(self) -> dict[str, object]:
-        return self.run.progress if isinstance(self.run.progress, dict) else {}
+    def progress(self) -> RunProgress:
+        return RunProgress.of(self.run)
 
     @property
     def phase(self) -> str:
         if self.finished:
             return "done"
-        phase = self.progress.get("phase")
-        if isinstance(phase, str) and phase:
-            return phase
+        if self.progress.phase:
+            return self.progress.phase
         return "queued" if self.run.status == RunStatus.QUEUED else str(self.run.status)
 
     @property
@@ -57,35 +57,30 @@ class DreamProgressView:
         """The engine's own step (orient, gather, consolidate, prune), when it names one."""
         if self.finished:
             return None
-        step = self.progress.get("step")
-        return step if isinstance(step, str) and step else None
+        return self.progress.step
 
     @property
     def proposal_id(self) -> str | None:
         """The dream id of the proposal this run made, once it has made one."""
         if self.run.status != RunStatus.PROPOSED:
             return None
-        detail = self.run.detail if isinstance(self.run.detail, dict) else {}
-        found = detail.get("dream_id") or self.progress.get("dream_id")
-        return found if isinstance(found, str) and found else None
+        return self.run.dream_id or self.progress.dream_id
 
     @property
     def turns(self) -> int:
-        return _count(self.progress.get("turns"))
+        return self.progress.turns
 
     @property
     def files(self) -> list[str]:
-        touched = self.progress.get("files_touched")
-        return [str(path) for path in touched] if isinstance(touched, list) else []
+        return list(self.progress.files_touched)
 
     @property
     def files_count(self) -> int:
-        touched = self.progress.get("files_touched")
-        return len(touched) if isinstance(touched, list) else _count(touched)
+        return len(self.progress.files_touched)
 
     @property
     def sessions_reviewed(self) -> int:
-        return _count(self.progress.get("sessions_reviewed"))
+        return self.progress.sessions_reviewed
 
     @property
     def elapsed(self) -> timedelta | None:
@@ -106,16 +101,6 @@ class DreamProgressView:
     @property
     def cancellable(self) -> bool:
         return not self.finished and not self.run.cancel_requested
-
-
-def _count(value: object) -> int:
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int):
-        return value
-    if isinstance(value, list):
-        return len(value)
-    return 0
 
 
 def _dream_run_or_404(access: ProjectAccess, run_id: int) -> Run:

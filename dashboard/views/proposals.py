@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -25,9 +24,9 @@ from memsync.memory import INDEX_FILENAME
 from memsync.store import MAIN, Diff, MemoryRepo, StoreError
 
 from ..access import ProjectAccess, project_for
-from ..dream_runs import start_manual_dream
 from ..forms import ApproveForm
 from ..models import Role, Run, RunKind
+from ..services.dreams import start_manual_dream
 from ..sync import identity_for
 from .review_checks import changes_requested, review_checks, review_state
 from .run_status import shown_runs
@@ -101,9 +100,7 @@ def _detail_page(
     form: ApproveForm | None = None,
 ) -> HttpResponse:
     diff = shown_diff(repo, proposal)
-    runs = Run.objects.filter(project=access.project, kind=RunKind.DREAM).filter(
-        Q(detail__dream_id=proposal.id) | Q(progress__dream_id=proposal.id)
-    )
+    runs = Run.objects.filter(project=access.project, kind=RunKind.DREAM, dream_id=proposal.id)
     run = runs.first()
     moved = main_moved(repo, proposal)
     checks = review_checks(proposal, run, moved.conflicts if moved else None)

@@ -74,13 +74,9 @@ def shown_run(run: Run, proposals: Iterable[Proposal]) -> ShownRun:
 
 
 def dream_of(run: Run) -> str | None:
-    """The dream a dream run made, as its worker recorded it (the finished run's detail,
-    else the progress it wrote while running)."""
-    for record in (run.detail, run.progress):
-        found = record.get("dream_id") if isinstance(record, dict) else None
-        if isinstance(found, str) and found:
-            return found
-    return None
+    """The dream a dream run made, as its worker recorded it (``Run.dream_id``, written
+    with its first progress and again when it finishes)."""
+    return run.dream_id or None
 
 
 def _shown(run: Run, proposals: dict[str, Proposal], open_conflicts: set[int]) -> ShownRun:

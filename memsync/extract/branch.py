@@ -11,6 +11,10 @@ touched meanwhile. The result moves the branch with a compare-and-swap: if it mo
 during the extraction (another extraction of the member's), `MemberBranchMoved` is
 raised and nothing changes (the caller keeps the cursor, the next upload retries).
 
+The commit records the session's cursor after it (``Memsync-Cursor``), so a caller
+that stores the cursor only once the branch has moved, and is killed in between, finds
+it again with `landed_cursor`: its retry extracts nothing twice.
+
 Before anything is committed the changes are screened as a push would be: secrets,
 the size cap, path safety, encoding (`screen_for_team`). A refused extraction
 leaves no commit and no blob behind.
@@ -22,11 +26,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from memsync.extract.engine import ExtractionEngine
-from memsync.extract.run import SKIPPED, ExtractionResult, extract_session
-from memsync.extract.skip import skip_reason
+from memsync.extract.run import ExtractionResult, extract_messages, skipped_result
 from memsync.extract.transcript import Transcript
 from memsync.secrets import check_blob, check_path
-from memsync.store import MAIN, GitError, Identity, MemoryRepo, refs
+from memsync.store import MAIN, GitError, Identity, MemoryRepo, refs, trailers
 
 _NO_COMMIT = "0" * 40
 
@@ -62,12 +65,9 @@ def extract_onto_branch(
 
     `workdir` must not exist; it is removed afterwards, with its temporary branch.
     """
-    skip = skip_reason(transcript, every_turns=every_turns)
-    if skip is not None:
-        cursor = transcript.next_cursor if skip.advance else since
-        return ExtractionResult(
-            transcript.session_id, SKIPPED, cursor, engine.name, reason=skip.reason
-        )
+    skipped = skipped_result(transcript, engine, since=since, every_turns=every_turns)
+    if skipped is not None:
+        return skipped
     ref = refs.head_ref(branch)
     tip = repo.rev_parse(ref)
     main = repo.rev_parse(MAIN)
@@ -76,14 +76,14 @@ def extract_onto_branch(
     scratch = refs.extraction_scratch_branch(workdir.name)
     worktree = repo.add_worktree(workdir, scratch, start)
     try:
-        result = extract_session(
+        result = extract_messages(
             worktree,
             transcript,
             engine,
             since=since,
-            every_turns=every_turns,
             screen=screen_for_team,
             author=author,
+            extra_trailers=[trailers.CURSOR(transcript.next_cursor)],
         )
         if result.commit is not None:
             try:
@@ -97,3 +97,20 @@ def extract_onto_branch(
         repo.remove_worktree(workdir)
         if repo.rev_parse(refs.head_ref(scratch)) is not None:
             repo.delete_branch(scratch)
+
+
+def landed_cursor(repo: MemoryRepo, branch: str, session_id: str) -> int | None:
+    """The cursor recorded by the newest extraction of `session_id` on `branch`; None
+    when none landed there. Only the server's extractions record one: a developer's own
+    extraction of the same session, merged into ``main``, does not count."""
+    # A plain-text match also finds a longer session id starting with this one: checked
+    # below, newest first.
+    found = repo.log(
+        refs.head_ref(branch),
+        containing=[f"{trailers.SESSION.name}: {session_id}", trailers.CURSOR.name],
+    )
+    for commit in found:
+        cursor = trailers.CURSOR.last(commit)
+        if trailers.SESSION.last(commit) == session_id and cursor and cursor.isdigit():
+            return int(cursor)
+    return None

@@ -137,15 +137,62 @@ def extract_session(
     author: Identity | None = None,
 ) -> ExtractionResult:
     """Extract from the messages `transcript` holds (read from cursor `since`) into the
-    checked-out branch of `repo`."""
-    session = transcript.session_id
+    checked-out branch of `repo`, unless the skip rules say not to."""
+    skipped = skipped_result(transcript, engine, since=since, every_turns=every_turns)
+    if skipped is not None:
+        return skipped
+    return extract_messages(
+        repo,
+        transcript,
+        engine,
+        since=since,
+        max_messages=max_messages,
+        now=now,
+        claude_md=claude_md,
+        screen=screen,
+        author=author,
+    )
+
+
+def skipped_result(
+    transcript: Transcript, engine: ExtractionEngine, *, since: int, every_turns: int = 1
+) -> ExtractionResult | None:
+    """The result of a run the skip rules stop (E4); None when extraction should run."""
     skip = skip_reason(transcript, every_turns=every_turns)
-    if skip is not None:
-        cursor = transcript.next_cursor if skip.advance else since
-        return ExtractionResult(session, SKIPPED, cursor, engine.name, reason=skip.reason)
+    if skip is None:
+        return None
+    cursor = transcript.next_cursor if skip.advance else since
+    return ExtractionResult(transcript.session_id, SKIPPED, cursor, engine.name, reason=skip.reason)
+
+
+def extract_messages(
+    repo: MemoryRepo,
+    transcript: Transcript,
+    engine: ExtractionEngine,
+    *,
+    since: int,
+    max_messages: int = MAX_MESSAGES,
+    now: datetime | None = None,
+    claude_md: str = "",
+    screen: Screen | None = None,
+    author: Identity | None = None,
+    extra_trailers: Sequence[tuple[str, str]] = (),
+) -> ExtractionResult:
+    """`extract_session` once the skip rules have let the messages through;
+    `extra_trailers` are added to the commit's."""
+    session = transcript.session_id
     try:
         return _extract(
-            repo, transcript, engine, since, max_messages, now, claude_md, screen, author
+            repo,
+            transcript,
+            engine,
+            since,
+            max_messages,
+            now,
+            claude_md,
+            screen,
+            author,
+            extra_trailers,
         )
     except ConfinementError as refused:
         # A symlink in the memory directory (issue 10): nothing is read or written
@@ -164,6 +211,7 @@ def _extract(
     claude_md: str,
     screen: Screen | None,
     author: Identity | None,
+    extra_trailers: Sequence[tuple[str, str]],
 ) -> ExtractionResult:
     session = transcript.session_id
     messages = tuple(transcript.messages[-max_messages:])
@@ -221,6 +269,7 @@ def _extract(
             trailers.ENGINE(engine.name),
             trailers.MODEL(outcome.model or "none"),
             trailers.TOKENS(tokens_trailer(outcome.usage)),
+            *extra_trailers,
         ],
         paths=sorted(changes),
         author=author,

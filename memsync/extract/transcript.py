@@ -130,6 +130,12 @@ class Transcript:
     def tool_calls(self) -> list[ToolCall]:
         return [call for message in self.messages for call in message.tool_calls]
 
+    def seen_from(self, memory_dir: Path | str) -> Transcript:
+        """These messages with the memory directory as the session saw it, found once
+        they were read (`memsync.extract.skip.session_memory_dir`): its writes listed
+        in `memory_writes` as `read_transcript(..., memory_dir=...)` lists them."""
+        return replace(self, memory_writes=_memory_writes(self.messages, memory_dir))
+
 
 @dataclass
 class _Draft:

@@ -371,8 +371,10 @@ class MemoryRepo:
         limit: int | None = None,
         skip: int = 0,
         first_parent: bool = False,
+        containing: Sequence[str] = (),
     ) -> list[CommitInfo]:
-        """Commits reachable from ``rev``, newest first, with kind, trailers and file stats."""
+        """Commits reachable from ``rev``, newest first, with kind, trailers and file stats;
+        only those whose message holds every string of ``containing``, when given."""
         if self.rev_parse(rev) is None:
             return []
         args = ["log", f"--format={LOG_FORMAT}", "--numstat", "-z", "--no-renames"]
@@ -382,6 +384,8 @@ class MemoryRepo:
             args.append(f"--skip={skip}")
         if first_parent:
             args.append("--first-parent")
+        if containing:
+            args += ["--fixed-strings", "--all-match", *(f"--grep={text}" for text in containing)]
         args += [rev, "--", *paths]
         return parse_log(self._git.run_bytes(*args))
 

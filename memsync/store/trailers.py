@@ -3,7 +3,8 @@
 A memsync commit ends with ``Memsync-Kind: <kind>`` and the trailers of its kind, so
 the history explains itself without the database:
 
-- ``extract``: ``Memsync-Session``, ``-Messages``, ``-Engine``, ``-Model``, ``-Tokens``;
+- ``extract``: ``Memsync-Session``, ``-Messages``, ``-Engine``, ``-Model``, ``-Tokens``
+  (and ``-Cursor`` for the server's extractions);
 - ``dream``: ``Memsync-Dream``, ``-Engine``, ``-Model``, ``-Sessions``, ``-Tokens``,
   ``-Before``, ``-After``, ``-Visible``, ``-Canaries``, ``-Canary-Lost``;
 - a dream's adoption: ``Memsync-Dream``, ``-Approved-By``, ``-Dropped``;
@@ -61,6 +62,8 @@ class Trailer:
 
 KIND = Trailer(PREFIX + "Kind")
 SESSION = Trailer(PREFIX + "Session")
+# A server extraction's session cursor after it: a redelivered task finds it landed.
+CURSOR = Trailer(PREFIX + "Cursor")
 MESSAGES = Trailer(PREFIX + "Messages")
 ENGINE = Trailer(PREFIX + "Engine")
 MODEL = Trailer(PREFIX + "Model")

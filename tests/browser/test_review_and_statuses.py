@@ -28,7 +28,7 @@ def scene(live_world):
         finished_at=started + timedelta(seconds=14), summary="Improved 2 memories",
         progress={"phase": "updating", "step": "prune", "turns": 3,
                   "dream_id": scene.proposal.dream_id},
-        detail={"dream_id": scene.proposal.dream_id, "notes": [
+        dream_id=scene.proposal.dream_id, detail={"notes": [
             "merged old_runbook.md into deploy_process.md (same subject); kept "
             "deploy_process.md as the newer",
         ]},

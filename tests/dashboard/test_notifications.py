@@ -13,7 +13,7 @@ import hmac
 import pytest
 from django.urls import reverse
 
-from dashboard import dream_runs, notifications
+from dashboard import notifications
 from dashboard.models import (
     ConflictItem,
     Delivery,
@@ -23,6 +23,7 @@ from dashboard.models import (
     Webhook,
     WebhookFormat,
 )
+from dashboard.services import dreams
 from memsync.store import CommitKind
 from tests.dashboard.world import World, commit_memories, member_commit, merge_member
 from tests.support.webhook_receiver import WebhookReceiver
@@ -120,7 +121,7 @@ def test_a_new_proposal_is_emailed_to_the_maintainers_when_mail_is_configured(
         project=world.acme, kind=RunKind.DREAM, detail={"gate_mtime_ns": 0, "sessions": ["s1"]}
     )
 
-    dream_runs.execute_run(run.pk)
+    dreams.execute_run(run.pk)
     outcomes = _deliver_all()
 
     run.refresh_from_db()

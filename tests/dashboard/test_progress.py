@@ -65,7 +65,7 @@ def test_a_finished_dream_stops_polling_and_links_its_proposal(world):
         status=RunStatus.PROPOSED,
         finished_at=timezone.now(),
         summary="Improved 2 memories: a.md, b.md",
-        detail={"dream_id": "20261202-1405-9f3a"},
+        dream_id="20261202-1405-9f3a",
     )
 
     html = world.client("carol").get(fragment_url(run)).content.decode()

@@ -44,7 +44,7 @@ def test_the_engines_notes_become_the_duplicates_and_staleness_checks(world):
     outcome = deploy_dream(world)
     Run.objects.create(
         project=world.acme, kind=RunKind.DREAM, status=RunStatus.PROPOSED,
-        detail={"dream_id": outcome.dream_id, "notes": [
+        dream_id=outcome.dream_id, detail={"notes": [
             "merged tabs.md into deploy.md (same subject); kept deploy.md as the newer",
             "calendar.md: possibly stale: names 2024-01-09, long past; check it before "
             "relying on it",

@@ -27,7 +27,7 @@ def proposed_run(world, dream_id: str, seconds: float = 12) -> Run:
         project=world.acme, kind=RunKind.DREAM, status=RunStatus.PROPOSED, trigger="manual",
         started_at=started, finished_at=started + timedelta(seconds=seconds),
         progress={"phase": "updating", "step": "prune", "dream_id": dream_id},
-        detail={"dream_id": dream_id}, summary="Improved 1 memory",
+        dream_id=dream_id, detail={"dream_id": dream_id}, summary="Improved 1 memory",
     )  # fmt: skip
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from dashboard.tasks.upkeep import UPKEEP_TASK, keep_repositories
+from dashboard.queue import UPKEEP_TASK
+from dashboard.tasks.upkeep import keep_repositories
 from memsync.store.upkeep import QUARANTINE_MAX_AGE_SECONDS
 from tests.store.test_upkeep import graph_layers, quarantine
 

@@ -9,8 +9,8 @@ import time
 import pytest
 from django.utils import timezone
 
-from dashboard import dream_runs
 from dashboard.models import Project, Run, RunKind, RunStatus
+from dashboard.services import dreams
 from memsync.store import MAIN, MemoryRepo
 from tests.dream.server import consolidated, make_project, report_sessions
 
@@ -32,7 +32,7 @@ def test_it_queues_a_dream_once_the_transaction_commits_when_every_gate_passes(
     sessions = report_sessions(project, 5)
 
     with django_capture_on_commit_callbacks(execute=False) as sent:
-        check = dream_runs.check_project(project, "session")
+        check = dreams.check_project(project, "session")
 
     assert check.passed and check.run_id is not None
     run = Run.objects.get(pk=check.run_id)
@@ -48,7 +48,7 @@ def test_it_checks_a_closed_time_gate_without_touching_the_database(django_asser
     consolidated(project, hours_ago=2)
 
     with django_assert_num_queries(0):
-        check = dream_runs.check_project(project, "session")
+        check = dreams.check_project(project, "session")
 
     assert (check.passed, check.gate) == (False, "time")
 
@@ -59,16 +59,16 @@ def test_it_uses_the_projects_own_thresholds_over_the_defaults():
     report_sessions(project, 2)
     disabled = make_project(dream_enabled=False)
 
-    assert dream_runs.check_project(project, "push").passed
-    assert dream_runs.check_project(disabled, "push").gate == "enabled"
+    assert dreams.check_project(project, "push").passed
+    assert dreams.check_project(disabled, "push").gate == "enabled"
 
 
 def test_it_scans_the_session_records_at_most_once_per_ten_minutes():
     project = make_project()
     report_sessions(project, 2)
 
-    first = dream_runs.check_project(project, "session")
-    second = dream_runs.check_project(project, "session")
+    first = dreams.check_project(project, "session")
+    second = dreams.check_project(project, "session")
 
     assert first.gate == "sessions"
     assert second.gate == "scan-throttle"
@@ -82,7 +82,7 @@ def test_it_counts_sessions_since_the_last_consolidation_without_the_current_one
     report_sessions(project, 3, minutes_ago=40 * 60)  # before the last consolidation
     recent = report_sessions(project, 5)
 
-    check = dream_runs.check_project(project, "session", current_session=recent[0])
+    check = dreams.check_project(project, "session", current_session=recent[0])
 
     assert check.gate == "sessions"
     assert "4 sessions since the last consolidation, 5 needed" in check.reason
@@ -95,7 +95,7 @@ def test_it_evaluates_every_project_with_one_query_when_their_time_gates_are_clo
         consolidated(make_project(), hours_ago=1)
 
     with django_assert_num_queries(1):
-        report = dream_runs.evaluate_all()
+        report = dreams.evaluate_all()
 
     assert (report.projects, report.past_time_gate, report.queued) == (5, 0, [])
 
@@ -113,7 +113,7 @@ def test_it_queues_dreams_only_for_projects_past_every_gate_in_the_beat(
     report_sessions(few, 1)
 
     with django_capture_on_commit_callbacks(execute=False):
-        report = dream_runs.evaluate_all()
+        report = dreams.evaluate_all()
 
     assert report.projects == 3  # the disabled project is not even read
     assert report.past_time_gate == 2
@@ -123,7 +123,7 @@ def test_it_queues_dreams_only_for_projects_past_every_gate_in_the_beat(
 
 def run_now(project: Project, **fields: object) -> Run:
     run = Run.objects.create(project=project, kind=RunKind.DREAM, **fields)
-    dream_runs.execute_run(run.pk, worker="test@here")
+    dreams.execute_run(run.pk, worker="test@here")
     run.refresh_from_db()
     return run
 
@@ -155,7 +155,7 @@ def test_it_leaves_a_run_someone_else_claimed_alone():
     project = make_project()
     run = Run.objects.create(project=project, kind=RunKind.DREAM, status=RunStatus.RUNNING)
 
-    message = dream_runs.execute_run(run.pk)
+    message = dreams.execute_run(run.pk)
 
     run.refresh_from_db()
     assert "not queued" in message
@@ -168,8 +168,8 @@ def test_it_runs_a_manual_dream_whatever_the_gates_say(django_capture_on_commit_
     stamp = consolidated(project, hours_ago=1)
 
     with django_capture_on_commit_callbacks(execute=False):
-        queued = dream_runs.start_manual_dream(project)
-    dream_runs.execute_run(queued.pk)
+        queued = dreams.start_manual_dream(project)
+    dreams.execute_run(queued.pk)
 
     queued.refresh_from_db()
     assert (queued.trigger, queued.status) == ("manual", RunStatus.PROPOSED)
@@ -178,14 +178,14 @@ def test_it_runs_a_manual_dream_whatever_the_gates_say(django_capture_on_commit_
 
 def test_it_records_locked_and_returns_when_another_dream_holds_the_redis_lock():
     project = make_project()
-    client = dream_runs.redis_client()
-    client.set(dream_runs.lock_key(project), "other-host:99:ff", px=30_000)
+    client = dreams.redis_client()
+    client.set(dreams.lock_key(project), "other-host:99:ff", px=30_000)
     try:
         started = time.monotonic()
         run = run_now(project, detail={"force": True})
         assert time.monotonic() - started < 10
     finally:
-        client.delete(dream_runs.lock_key(project))
+        client.delete(dreams.lock_key(project))
 
     assert run.status == RunStatus.LOCKED
     assert "other-host:99" in run.summary
@@ -259,9 +259,9 @@ def test_it_records_a_gate_check_that_scanned_sessions_but_not_one_the_time_gate
     recent = make_project()
     consolidated(recent, hours_ago=2)
 
-    dream_runs.check_project(scanned, "session")
-    dream_runs.check_project(scanned, "session")  # closed by the scan throttle: not recorded
-    dream_runs.check_project(recent, "push")
+    dreams.check_project(scanned, "session")
+    dreams.check_project(scanned, "session")  # closed by the scan throttle: not recorded
+    dreams.check_project(recent, "push")
 
     [run] = Run.objects.filter(kind=RunKind.GATE)
     assert (run.project, run.status, run.trigger) == (scanned, RunStatus.SKIPPED, "session")

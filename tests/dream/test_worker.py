@@ -8,8 +8,8 @@ import signal
 
 import pytest
 
-from dashboard import dream_runs
 from dashboard.models import Run, RunKind, RunStatus
+from dashboard.services import dreams
 from dashboard.tasks.dream import check_dream_gates
 from memsync.store import MAIN, MemoryRepo
 from tests.dream.server import (
@@ -73,7 +73,7 @@ def test_it_lets_one_of_eight_queued_dreams_through_the_locks(celery_worker_fact
     gate_read = consolidated(project, hours_ago=30)
 
     runs = [
-        dream_runs.queue_dream(project, "beat", gate_mtime_ns=gate_read, sessions=("s",))
+        dreams.queue_dream(project, "beat", gate_mtime_ns=gate_read, sessions=("s",))
         for _ in range(8)
     ]
 
@@ -97,7 +97,7 @@ def test_it_recovers_from_a_worker_killed_mid_dream(celery_worker_factory):
     project = make_project()
     repo = MemoryRepo(project.repo_dir)
     main_before = repo.rev_parse(MAIN)
-    first = dream_runs.start_manual_dream(project)
+    first = dreams.start_manual_dream(project)
     wait_for(lambda: Run.objects.get(pk=first.pk).progress.get("phase") == "updating")
 
     dreaming_pid = int((project.repo_dir / ".consolidate-lock").read_text())
@@ -116,9 +116,9 @@ def test_it_recovers_from_a_worker_killed_mid_dream(celery_worker_factory):
         },
         queues=QUEUES,
     )
-    client = dream_runs.redis_client()
-    wait_for(lambda: client.get(dream_runs.lock_key(project)) is None, timeout=10)
-    second = dream_runs.start_manual_dream(project)
+    client = dreams.redis_client()
+    wait_for(lambda: client.get(dreams.lock_key(project)) is None, timeout=10)
+    second = dreams.start_manual_dream(project)
 
     wait_for(lambda: Run.objects.get(pk=second.pk).is_finished)
     second.refresh_from_db()

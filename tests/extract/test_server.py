@@ -26,8 +26,9 @@ from dashboard.models import (
     RunStatus,
     SessionRecord,
 )
+from dashboard.services.extraction import request_extraction
 from dashboard.sync import create_repository
-from dashboard.tasks.extract import extract_uploaded_session, request_extraction
+from dashboard.tasks.extract import extract_uploaded_session
 from memsync.celery import app
 from memsync.store import MemoryRepo
 from memsync.store.gitcmd import GitRunner
@@ -37,12 +38,19 @@ from tests.secrets.fakes import fake_secrets
 
 
 @pytest.fixture
-def eager() -> Iterator[None]:
+def eager_tasks() -> Iterator[None]:
+    """Tasks run in this process when they are sent."""
     before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True
     yield
     app.conf.task_always_eager, app.conf.task_eager_propagates = before
+
+
+@pytest.fixture
+def eager(eager_tasks: None, transactional_db: None) -> None:
+    """Tasks run in this process, and what they queue is sent at once: with no test
+    transaction around them, "after the commit" (dashboard/queue.py) is now."""
 
 
 def upload(project: Project, user: User, log: SessionLog) -> SessionRecord:
@@ -110,6 +118,39 @@ def test_the_next_upload_of_a_session_analyses_only_its_new_messages(world: Worl
     latest = runs(acme, RunKind.EXTRACT)[-1]
     assert latest.detail["messages"] == [2, 5]
     assert world.repo().read("main", "run-linter-before-commit.md") is not None
+
+
+def test_a_commit_that_landed_before_its_cursor_was_stored_is_not_extracted_again(
+    world: World, eager
+):
+    acme = allow_uploads(world.acme)
+    log = SessionLog().turn("Remember that the mobile team owns the release calendar.")
+    record = upload(acme, world.users["bob"], log)
+    extract_uploaded_session.delay(record.pk).get()
+    # What a worker killed between the commit and storing the cursor leaves behind.
+    SessionRecord.objects.filter(pk=record.pk).update(extracted_messages=0)
+
+    summary = extract_uploaded_session.delay(record.pk).get()
+
+    assert summary == f"extract: {log.session_id} — skipped: no new messages"
+    repo = world.repo()
+    extractions = [c for c in repo.log("extractions/bob") if c.kind == "extract"]
+    assert len(extractions) == 1 and extractions[0].trailer("Memsync-Cursor") == "2"
+    record.refresh_from_db()
+    assert (record.extracted_messages, record.extraction_task) == (2, "")
+
+
+def test_a_session_another_task_is_extracting_is_left_to_it(world: World, eager):
+    acme = allow_uploads(world.acme)
+    record = upload(acme, world.users["bob"], SessionLog().turn("Remember that x is y."))
+    SessionRecord.objects.filter(pk=record.pk).update(extraction_task="another-task")
+
+    summary = extract_uploaded_session.delay(record.pk).get()
+
+    assert summary == "another extraction is analysing these messages"
+    record.refresh_from_db()
+    assert (record.extracted_messages, record.extraction_task) == (0, "another-task")
+    assert world.repo().rev_parse("extractions/bob") is None
 
 
 def test_it_never_moves_the_members_own_branch(world: World, eager):

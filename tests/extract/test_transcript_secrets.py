@@ -22,7 +22,13 @@ from dashboard.models import AccessToken, Project, RunKind, RunStatus, SessionRe
 from dashboard.tasks.extract import extract_uploaded_session
 from tests.dashboard.world import World
 from tests.extract.sessions import SessionLog
-from tests.extract.test_server import allow_uploads, eager, runs, upload  # noqa: F401 (eager)
+from tests.extract.test_server import (  # noqa: F401 (the fixtures)
+    allow_uploads,
+    eager,
+    eager_tasks,
+    runs,
+    upload,
+)
 from tests.secrets.corpus import CorpusSecret, corpus_secrets
 
 SECRETS = corpus_secrets()
@@ -123,7 +129,8 @@ def test_an_unredacted_transcript_is_screened_with_the_push_detector(kind: str, 
     ), summary
 
 
-@pytest.mark.usefixtures("eager")
+# In the test's transaction: what the upload queues waits for its commit, run below.
+@pytest.mark.usefixtures("eager_tasks")
 def test_a_large_upload_is_held_raw_and_redacted_by_the_worker(
     world: World, django_capture_on_commit_callbacks, settings
 ):

@@ -95,7 +95,7 @@ def test_it_seeds_the_promised_history_once_and_keeps_it_on_a_second_run(demo_da
     assert b"Wednesday" in (repo.read(conflict.member_commit, conflict.path) or b"")
     assert b"Tuesday and Thursday" in (repo.read(MAIN, conflict.path) or b"")
     # main kept its own version, so bob's conflicting commit does not date the memory.
-    bobs = repo.commit_info(conflict.theirs_commit).date
+    bobs = repo.commit_info(conflict.member_commit).date
     [last_on_main, *_] = repo.log(MAIN, paths=[conflict.path], first_parent=True)
     assert repo.ages(MAIN)[conflict.path] == last_on_main.date < bobs
 

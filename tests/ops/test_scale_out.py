@@ -15,8 +15,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from dashboard import dream_runs
 from dashboard.models import DreamEngineChoice, Project, Run, RunKind, RunStatus, SessionRecord
+from dashboard.services.dreams import queue_dream
 from dashboard.sync import create_repository
 from dashboard.tasks.dream import check_dream_gates
 from memsync.dream.proposals import list_proposals
@@ -90,7 +90,7 @@ def test_it_spreads_twenty_dreams_over_two_machines_and_never_dreams_a_project_t
         # Two beats that read the same time gate queue a dream each, back to back, and a
         # session report and a push each ask for a gate check.
         for _ in range(2):
-            dream_runs.queue_dream(project, "beat", gate_mtime_ns=0, sessions=("s",))
+            queue_dream(project, "beat", gate_mtime_ns=0, sessions=("s",))
         checks[project.pk] = [check_dream_gates.delay(project.pk, t) for t in ("session", "push")]
 
     answers = {pk: [check.get(timeout=120) for check in sent] for pk, sent in checks.items()}

@@ -1,6 +1,7 @@
 """Runs left "running" by a dead worker are closed and retried by the sweep, asked of
 the live workers (issue 10, item 2). Here the dead run is an extraction whose worker
-died after claiming its messages: they are given back and the extraction runs again."""
+died holding its session: the session is freed and the extraction runs again, from the
+cursor the dead run never moved."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def test_a_dead_extraction_gives_its_messages_back_and_runs_again(celery_worker)
         session_id=log.session_id,
         touched_at=datetime.now(UTC),
         transcript=path.relative_to(project.base_dir).as_posix(),
-        extracted_messages=2,  # claimed by the run below before its worker died
+        extraction_task="0f5e2c1a-dead-task",  # held by the run below when its worker died
     )
     started = timezone.now() - timedelta(minutes=5)
     dead = Run.objects.create(
@@ -45,7 +46,8 @@ def test_a_dead_extraction_gives_its_messages_back_and_runs_again(celery_worker)
         worker="gone@nowhere",
         started_at=started,
         created_at=started,
-        detail={"session": log.session_id, "claimed": {"since": 0, "taken": 2}},
+        session=record,
+        detail={"session": log.session_id},
     )
     alive = Run.objects.create(
         project=project,
@@ -72,6 +74,6 @@ def test_a_dead_extraction_gives_its_messages_back_and_runs_again(celery_worker)
         time.sleep(0.2)
     [retry_run] = retry
     assert retry_run.status == RunStatus.SUCCEEDED, (retry_run.summary, retry_run.error)
-    assert retry_run.detail["messages"] == [0, 1]  # the messages the dead run had claimed
+    assert retry_run.detail["messages"] == [0, 1]  # the messages the dead run held
     record.refresh_from_db()
-    assert record.extracted_messages == 2
+    assert (record.extracted_messages, record.extraction_task) == (2, "")

@@ -35,7 +35,9 @@ SHARED = "shared.md"
 
 
 @pytest.fixture
-def eager() -> Iterator[None]:
+def eager(transactional_db: None) -> Iterator[None]:
+    """Tasks run in this process, and what they queue is sent at once: with no test
+    transaction around them, "after the commit" (dashboard/queue.py) is now."""
     before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True

@@ -31,7 +31,13 @@ from memsync.store import MemoryRepo, StoreError
 from memsync.store.gitcmd import GitRunner
 from tests.dashboard.world import World, member_commit, projects_dir, topic, world  # noqa: F401
 from tests.extract.sessions import SessionLog
-from tests.extract.test_server import allow_uploads, eager, runs, upload  # noqa: F401
+from tests.extract.test_server import (  # noqa: F401 (the fixtures)
+    allow_uploads,
+    eager,
+    eager_tasks,
+    runs,
+    upload,
+)
 
 VICTIM_TEXT = "# the member's shell rc\nexport PATH=$HOME/bin:$PATH\n"
 WANTED = "mobile-team-owns-release.md"  # the statement below, saved in Claude Code 2.1 layout

@@ -99,7 +99,7 @@ def _extract_one(repo: Any, path: Path, engine: Any, state: Any, every: int) -> 
         # ~/.claude, another user's home in a copied transcript).
         named = session_memory_dir(transcript)
         if named is not None:
-            transcript = read_transcript(path, since=since, memory_dir=named)
+            transcript = transcript.seen_from(named)
     result = extract_session(
         repo,
         transcript,

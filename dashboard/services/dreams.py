@@ -1,6 +1,7 @@
 """The dream on the server: gate checks, queued ``Run`` rows, and running one (SPEC D1–D7).
 
-The Celery tasks in ``dashboard.tasks.dream`` are thin wrappers around these functions.
+The Celery tasks in ``dashboard/tasks/dream.py`` only call these functions; this module
+queues them by name (``dashboard/queue.py``) and never imports them.
 This module reads settings and the database, then calls the domain
 (``memsync.dream``) with plain arguments.
 
@@ -16,15 +17,11 @@ from __future__ import annotations
 
 import threading
 import time
-import uuid
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.utils import timezone
 
 from memsync.dream.engine import Scope
 from memsync.dream.engine_choice import EngineUnavailable, choose_engine_name, get_engine
@@ -33,12 +30,20 @@ from memsync.dream.locks import ConsolidationLock, RedisDreamLock, redis_lock_ke
 from memsync.dream.run import DreamOutcome, DreamRequest, DreamStatus, run_dream
 from memsync.store import LOCK_FILE_NAME
 
-from . import notifications
-from .dream_sessions import ProjectScanThrottle, RecordedSessions
-from .models import Project, Run, RunKind, RunStatus
+from .. import notifications
+from ..dream_sessions import ProjectScanThrottle, RecordedSessions
+from ..models import Project, Run, RunKind, RunStatus
+from ..queue import queue_dream as queue_dream_task
+from ..runs import (
+    RunProgress,
+    abandon_runs,
+    claim_queued_run,
+    finish_run,
+    queue_run,
+    record_finished_run,
+    record_progress,
+)
 
-# Older than the task function's ``_task`` suffix; kept so queued messages still run.
-RUN_TASK = "dashboard.tasks.dream.run_dream"
 PROGRESS_INTERVAL = 0.5  # seconds between progress writes; a phase change writes at once
 CANCEL_POLL_INTERVAL = 0.5
 
@@ -138,14 +143,11 @@ _RECORDED_GATES = frozenset({Gate.SESSIONS, Gate.LOCKS})
 
 
 def _record_gate_check(project: Project, trigger: str, decision: GateDecision) -> None:
-    moment = timezone.now()
-    Run.objects.create(
-        project=project,
-        kind=RunKind.GATE,
-        status=RunStatus.LOCKED if decision.gate == Gate.LOCKS else RunStatus.SKIPPED,
+    record_finished_run(
+        project,
+        RunKind.GATE,
+        RunStatus.LOCKED if decision.gate == Gate.LOCKS else RunStatus.SKIPPED,
         trigger=trigger,
-        started_at=moment,
-        finished_at=moment,
         summary=f"{decision.gate} gate closed: {decision.reason}",
         detail=decision.to_dict(),
     )
@@ -202,20 +204,14 @@ def queue_dream(
     force: bool = False,
 ) -> Run:
     """A queued dream ``Run`` and its task, sent once the current transaction commits."""
-    from .tasks.dream import run_dream_task
-
-    task_id = str(uuid.uuid4())
-    run = Run.objects.create(
-        project=project,
-        kind=RunKind.DREAM,
-        status=RunStatus.QUEUED,
+    run = queue_run(
+        project,
+        RunKind.DREAM,
         trigger=trigger,
         requested_by=requested_by,
-        task_id=task_id,
         detail={"gate_mtime_ns": gate_mtime_ns, "sessions": list(sessions), "force": force},
     )
-    # What DjangoTask.apply_async_on_commit does, spelled out for the type checker.
-    transaction.on_commit(partial(run_dream_task.apply_async, args=(run.pk,), task_id=task_id))
+    queue_dream_task(run.pk, run.task_id)
     return run
 
 
@@ -227,16 +223,9 @@ def start_manual_dream(project: Project, user: Any = None) -> Run:
 
 def execute_run(run_id: int, *, worker: str = "") -> str:
     """Claim the queued run and dream; every ending is written to the row."""
-    now = timezone.now()
-    Run.objects.filter(pk=run_id, status=RunStatus.QUEUED, cancel_requested=True).update(
-        status=RunStatus.CANCELLED, finished_at=now, summary="cancelled before it started"
-    )
-    claimed = Run.objects.filter(pk=run_id, kind=RunKind.DREAM, status=RunStatus.QUEUED).update(
-        status=RunStatus.RUNNING, started_at=now, worker=worker[:200]
-    )
-    if not claimed:
+    run = claim_queued_run(run_id, RunKind.DREAM, worker=worker)
+    if run is None:
         return f"dream run {run_id} is not queued (already claimed, finished or gone)"
-    run = Run.objects.select_related("project").get(pk=run_id)
     project = run.project
     detail = dict(run.detail or {})
     try:
@@ -255,7 +244,7 @@ def execute_run(run_id: int, *, worker: str = "") -> str:
         )
         outcome = DreamOutcome(DreamStatus.FAILED, "", reason=str(error), error=str(error))
         outcome.engine = name
-        return _finish(run_id, detail, outcome)
+        return _finish(run, detail, outcome)
     force = bool(detail.get("force"))
     sessions = tuple(detail.get("sessions") or ())
     if force:
@@ -281,7 +270,7 @@ def execute_run(run_id: int, *, worker: str = "") -> str:
         cancelled=_CancelFlag(run_id),
     )
     progress.flush()
-    finished = _finish(run_id, detail, outcome)
+    finished = _finish(run, detail, outcome)
     if outcome.status == DreamStatus.PROPOSED and outcome.dream_id:
         notifications.proposal_opened(
             project,
@@ -295,11 +284,8 @@ def execute_run(run_id: int, *, worker: str = "") -> str:
 def _abandon_other_runs(project_id: int, run_id: int) -> None:
     """We hold both locks, so no other dream of this project is running: a row still
     saying so belongs to a worker that died mid-dream."""
-    Run.objects.filter(project_id=project_id, kind=RunKind.DREAM, status=RunStatus.RUNNING).exclude(
-        pk=run_id
-    ).update(
-        status=RunStatus.FAILED,
-        finished_at=timezone.now(),
+    abandon_runs(
+        Run.objects.filter(project_id=project_id, kind=RunKind.DREAM).exclude(pk=run_id),
         error=f"abandoned: its worker stopped mid-dream; run {run_id} reclaimed the locks",
     )
 
@@ -312,12 +298,12 @@ class _ProgressWriter:
         self.run_id = run_id
         self._last_write = 0.0
         self._last_phase: object = None
-        self._pending: dict[str, Any] | None = None
+        self._pending: RunProgress | None = None
 
     def write(self, snapshot: dict[str, Any]) -> None:
-        self._pending = snapshot
+        self._pending = _progress(snapshot)
         moment = time.monotonic()
-        if snapshot.get("phase") != self._last_phase or moment - self._last_write >= (
+        if self._pending.phase != self._last_phase or moment - self._last_write >= (
             PROGRESS_INTERVAL
         ):
             self.flush()
@@ -325,10 +311,23 @@ class _ProgressWriter:
     def flush(self) -> None:
         if self._pending is None:
             return
-        Run.objects.filter(pk=self.run_id).update(progress=self._pending)
-        self._last_phase = self._pending.get("phase")
+        record_progress(self.run_id, self._pending)
+        self._last_phase = self._pending.phase
         self._last_write = time.monotonic()
         self._pending = None
+
+
+def _progress(snapshot: dict[str, Any]) -> RunProgress:
+    """The engine's snapshot (``memsync.dream.progress``) as the row keeps it."""
+    return RunProgress(
+        phase=snapshot.get("phase") or "",
+        step=snapshot.get("step"),
+        turns=int(snapshot.get("turns") or 0),
+        files_touched=tuple(snapshot.get("files_touched") or ()),
+        sessions_reviewed=int(snapshot.get("sessions_reviewed") or 0),
+        dream_id=snapshot.get("dream_id"),
+        updated_at=snapshot.get("updated_at"),
+    )
 
 
 class _CancelFlag:
@@ -347,7 +346,7 @@ class _CancelFlag:
         return self._value
 
 
-def _finish(run_id: int, detail: dict[str, Any], outcome: DreamOutcome) -> str:
+def _finish(run: Run, detail: dict[str, Any], outcome: DreamOutcome) -> str:
     result = outcome.to_dict()
     detail.update(
         {
@@ -369,14 +368,15 @@ def _finish(run_id: int, detail: dict[str, Any], outcome: DreamOutcome) -> str:
     summary = outcome.reason
     if outcome.status == DreamStatus.PROPOSED and outcome.summary:
         summary = outcome.summary
-    Run.objects.filter(pk=run_id).update(
-        status=RunStatus(str(outcome.status)),
-        finished_at=timezone.now(),
-        summary=summary,
+    finish_run(
+        run,
+        RunStatus(str(outcome.status)),
+        summary,
         error=outcome.error or "",
         detail=detail,
+        dream_id=outcome.dream_id or "",
     )
-    return f"dream run {run_id}: {outcome.status} — {summary}"
+    return f"dream run {run.pk}: {outcome.status} — {summary}"
 
 
 __all__ = [
