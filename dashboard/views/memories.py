@@ -10,6 +10,7 @@ from typing import Any
 
 import yaml
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -43,6 +44,9 @@ from .snapshot import open_repo
 
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}([ \t]|$)")
 HISTORY_LIMIT = 50
+ORPHANS_PER_PAGE = 100
+# Ten thousand files nobody indexed are ten thousand problems: the table shows the first.
+PROBLEM_ROWS = 200
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,8 @@ class IndexReport:
     shown_entries: int = 0
     total_entries: int = 0
     problems: list[Problem] = field(default_factory=list)
-    problem_rows: list[ProblemRow] = field(default_factory=list)
+    problem_rows: list[ProblemRow] = field(default_factory=list)  # the first PROBLEM_ROWS
+    hidden_problems: int = 0
 
     @property
     def size_label(self) -> str:
@@ -132,8 +137,9 @@ def index_report(snapshot: MemorySnapshot, now: datetime, filters: IndexFilterFo
             snapshot.path_of(problem.path) if problem.path in directory.files else None,
             problem.path == INDEX_FILENAME and problem.line is not None,
         )
-        for problem in directory.problems
+        for problem in directory.problems[:PROBLEM_ROWS]
     ]
+    report.hidden_problems = max(0, len(directory.problems) - PROBLEM_ROWS)
     if index is not None:
         invisible = index.invisible_lines()
         report.line_count, report.unit_count = index.line_count, index.unit_count
@@ -210,6 +216,11 @@ def memory_index(request: HttpRequest, slug: str) -> HttpResponse:
     snapshot = MemorySnapshot.read(repo, scope) if repo else None
     filters = IndexFilterForm(request.GET)
     report = index_report(snapshot, timezone.now(), filters) if snapshot else None
+    # The index itself is short (Claude Code loads 200 lines); the files it does not
+    # link can be thousands, so they come a page at a time.
+    orphans = Paginator(report.orphans if report else [], ORPHANS_PER_PAGE)
+    query = request.GET.copy()
+    query.pop("page", None)
     return render(
         request,
         "dashboard/index.html",
@@ -218,6 +229,8 @@ def memory_index(request: HttpRequest, slug: str) -> HttpResponse:
             "project": access.project,
             "snapshot": snapshot,
             "report": report,
+            "orphans": orphans.get_page(request.GET.get("page")),
+            "page_query": query.urlencode(),
             "filters": filters,
             "scope": scope,
             "max_lines": MAX_INDEX_LINES,

@@ -245,3 +245,32 @@ def test_it_renders_index_text_as_text_not_markup(world):
     assert "<script>alert" not in page
     assert "<img src=x" not in page and "<b>bold</b>" not in page
     assert "&lt;script&gt;alert(&#x27;index&#x27;)&lt;/script&gt;" in page
+
+
+def test_files_missing_from_the_index_come_a_page_at_a_time_with_the_filters_kept(world):
+    repo = world.repo()
+    commit_memories(
+        repo, {f"note_{n:03d}.md": topic(f"n{n}", f"Note {n}", "project") for n in range(250)}
+    )
+
+    first = world.client("carol").get(index_url(world)).content.decode()
+    last = world.client("carol").get(index_url(world, type="project", page="3")).content.decode()
+    first, last = (
+        page.split('id="not-indexed"')[1].split('id="problems"')[0] for page in (first, last)
+    )
+
+    assert first.startswith('>Not in the index <span class="muted">(250)</span>')
+    assert "note_000.md" in first and "note_099.md" in first and "note_100.md" not in first
+    assert "1–100 of 250" in first and "page=2#not-indexed" in first
+    assert "note_249.md" in last and "note_199.md" not in last
+    assert "type=project&amp;page=2#not-indexed" in last  # the filter stays on every page
+
+
+def test_the_problems_table_shows_the_first_problems_and_counts_the_rest(world):
+    repo = world.repo()
+    commit_memories(repo, {f"n{n:03d}.md": topic(f"n{n}", f"N {n}", "project") for n in range(230)})
+
+    page = world.client("carol").get(index_url(world)).content.decode()
+
+    assert page.count('class="problem-row') == 200
+    assert "… and 30 more; <code>memsync check</code> lists every one." in page
