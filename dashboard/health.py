@@ -6,8 +6,6 @@ failed. 200 when every check passes, 503 otherwise.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import tempfile
 import time
 from collections.abc import Callable
@@ -18,6 +16,8 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from memsync.store.plumbing import git_version
 
 
 def _database() -> None:
@@ -42,10 +42,7 @@ def _data_dir() -> None:
 
 
 def _git() -> None:
-    git = shutil.which("git")
-    if git is None:
-        raise RuntimeError("git is not on PATH")
-    subprocess.run([git, "--version"], check=True, capture_output=True, timeout=5)
+    git_version()
 
 
 CHECKS: dict[str, Callable[[], None]] = {

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from memsync.store import Identity, MemoryRepo
 from memsync.store.refs import conflict_ref
-from memsync.store.repo import MERGE_DRIVER_NAME, merge_driver_command
+from memsync.store.repo import merge_driver_command
 from memsync.sync.hooks import install_hooks
 from memsync.sync.merge import (
     Member,
@@ -54,10 +54,7 @@ def configure_repository(repo: MemoryRepo) -> None:
     with repo.lock.held():
         repo.mark_server_owned()
         install_hooks(repo.path / ".git")
-        driver = f"merge.{MERGE_DRIVER_NAME}.driver"
-        wanted = merge_driver_command()
-        if repo.git.run_status("config", "--get", driver)[1].strip() != wanted:
-            repo.git.run("config", driver, wanted)  # a moved or upgraded installation
+        repo.set_merge_driver(merge_driver_command())
 
 
 def configure_all_repositories() -> int:

@@ -31,7 +31,6 @@ import logging
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator
@@ -61,7 +60,7 @@ from memsync.dream.proposals import list_proposals
 from memsync.extract.transcript import read_transcript
 from memsync.memory import INDEX_FILENAME
 from memsync.secrets.transcripts import redact_transcript
-from memsync.store import MAIN, CommitKind, MemoryRepo, trailers
+from memsync.store import MAIN, CommitKind, GitError, MemoryRepo, trailers
 from memsync.store.refs import member_ref
 
 from .story import (
@@ -249,9 +248,10 @@ def _paths(event: Push) -> list[str]:
 def _push(project: Project, event: Push, user: User, clones: Path) -> None:
     identity = identity_for(user)
     directory = clones / event.clone
-    if not directory.exists():
-        _git("clone", "--quiet", "--branch", MAIN, str(project.repo_dir), str(directory))
-    clone = MemoryRepo(directory, committer=identity)
+    if directory.exists():
+        clone = MemoryRepo(directory, committer=identity)
+    else:
+        clone = MemoryRepo.clone(project.repo_dir, directory, committer=identity)
     for path, text in event.files.items():
         (directory / path).write_text(text, encoding="utf-8")
     for path, (phrase, name) in event.copies.items():
@@ -275,10 +275,10 @@ def _push(project: Project, event: Push, user: User, clones: Path) -> None:
         raise SeedFailed(f"{user.username}'s push of {', '.join(paths)} changed nothing")
     # Through the server's own pre-receive hook (installed in the project's repository):
     # refs policy, secret scan, format warnings. The merge is run below, in this process.
-    _git(
-        "push", "--quiet", "origin", f"HEAD:{member_ref(user.username)}",
-        cwd=directory, env={"REMOTE_USER": user.username},
-    )  # fmt: skip
+    try:
+        clone.push(member_ref(user.username), env={"REMOTE_USER": user.username})
+    except GitError as error:
+        raise SeedFailed(f"{user.username}'s push was refused:\n{error.stderr}") from None
     queue_merge(project.pk, user.username, tip=tip)
 
 
@@ -295,18 +295,6 @@ def _dream(project: Project, user: User) -> None:
     run.refresh_from_db()
     if run.status != RunStatus.PROPOSED:
         raise SeedFailed(f"the demo's dream ended {run.status}: {run.summary} {run.error}")
-
-
-def _git(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> None:
-    done = subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        env={**os.environ, "GIT_TERMINAL_PROMPT": "0", **(env or {})},
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode != 0:
-        raise SeedFailed(f"git {' '.join(args[:2])} failed:\n{done.stdout}{done.stderr}")
 
 
 @contextmanager

@@ -20,9 +20,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from memsync.dream.adoption import revert as revert_dream
 from memsync.store import MAIN, CommitInfo, CommitKind, MemoryRepo, StoreError, trailers
-from memsync.store.history import LOG_FORMAT, parse_log
 from memsync.store.logfilter import LogFilter, filtered_log
-from memsync.store.trailers import Trailer
 
 from ..access import project_for
 from ..forms import HistoryFilterForm
@@ -52,23 +50,12 @@ def reverts_on_main(repo: MemoryRepo) -> dict[str, str]:
     if isinstance(found, dict):
         return found
     reverts: dict[str, str] = {}
-    for commit in commits_with_trailer(repo, trailers.REVERTS):
+    for commit in repo.commits_with_trailers(trailers.REVERTS):
         if commit.kind == CommitKind.REVERT:
             for target in trailers.REVERTS.values(commit):
                 reverts.setdefault(target, commit.sha)
     cache.set(key, reverts, timeout=24 * 3600)
     return reverts
-
-
-def commits_with_trailer(
-    repo: MemoryRepo, trailer: Trailer, *, first_parent: bool = False
-) -> list[CommitInfo]:
-    """Commits on ``main`` whose message has a ``trailer:`` line, newest first; git does
-    the filtering, so a long history costs one process and no per-file stats."""
-    args = ["log", f"--format={LOG_FORMAT}", f"--grep={trailer.grep}"]
-    if first_parent:
-        args.append("--first-parent")
-    return parse_log(repo.git.run_bytes(*args, MAIN, "--"))
 
 
 def is_adopted_dream(commit: CommitInfo) -> bool:

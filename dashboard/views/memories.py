@@ -33,13 +33,14 @@ from memsync.memory import (
     is_topic_path,
 )
 from memsync.memory.layout import link_wiki_names, wiki_link_candidates
+from memsync.recall.snapshot import MemorySnapshot, scope_prefix
 from memsync.store import MAIN, BlameLine, CommitInfo, MemoryRepo
 
 from ..access import ProjectAccess, project_for
 from ..forms import IndexFilterForm
 from ..markdown import render_markdown
 from ..people import People
-from .snapshot import MemorySnapshot, open_repo, scope_prefix
+from .snapshot import open_repo
 
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}([ \t]|$)")
 HISTORY_LIMIT = 50

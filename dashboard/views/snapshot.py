@@ -1,27 +1,18 @@
-"""A memory directory as it stands at one commit, read from Git in a fixed number of calls.
+"""The project's repository for a view, and its health at a glance (cached per commit).
 
-The index page of a project with thousands of memories must not spawn a process per
-file: one ``ls-tree`` for the paths, one ``cat-file --batch`` for the Markdown blobs of
-the scope, one ``git log`` walk for every file's age. Nothing is checked out.
+The memory at one commit is read by ``memsync.recall.snapshot.MemorySnapshot``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 from django.core.cache import cache
 from django.http import Http404
 
-from memsync.memory import TEAM_DIRNAME, MemoryDirectory, age_days
+from memsync.recall.snapshot import MemorySnapshot
 from memsync.store import MAIN, MemoryRepo, StoreError
-
-SCOPES = ("", TEAM_DIRNAME)
-
-
-def scope_prefix(scope: str) -> str:
-    return f"{scope}/" if scope else ""
 
 
 def open_repo(repo_dir: Path) -> MemoryRepo | None:
@@ -38,44 +29,6 @@ def repo_or_404(repo_dir: Path) -> MemoryRepo:
     if repo is None:
         raise Http404("this project has no repository yet")
     return repo
-
-
-@dataclass(frozen=True)
-class MemorySnapshot:
-    commit: str
-    scope: str  # "" for the root memory directory, "team" for its team scope
-    directory: MemoryDirectory
-    ages: dict[str, datetime]  # keyed by path inside the scope
-    scopes: tuple[str, ...]  # the scopes this commit has
-
-    @classmethod
-    def read(cls, repo: MemoryRepo, scope: str = "", rev: str = MAIN) -> MemorySnapshot | None:
-        """The scope's memory at ``rev``; None when the branch has no commit yet."""
-        commit = repo.rev_parse(rev)
-        if commit is None:
-            return None
-        prefix = scope_prefix(scope)
-        paths = repo.files(commit)
-        inside = [p.removeprefix(prefix) for p in paths if p.startswith(prefix)]
-        wanted = [p for p in inside if p.endswith(".md") and "/" not in p]
-        blobs = repo.read_many(commit, [prefix + p for p in wanted])
-        # Other paths only need to exist (link targets, logs); their bytes are not read.
-        files: dict[str, bytes] = dict.fromkeys(inside, b"")
-        files.update({p.removeprefix(prefix): data for p, data in blobs.items()})
-        directory = MemoryDirectory.from_files(None, files, scope=scope or None)
-        every_age = repo.ages(commit)
-        ages = {p.removeprefix(prefix): t for p, t in every_age.items() if p.startswith(prefix)}
-        has_team = any(p.startswith(f"{TEAM_DIRNAME}/") for p in paths)
-        scopes = SCOPES if has_team else ("",)
-        return cls(commit, scope, directory, ages, scopes)
-
-    def path_of(self, name: str) -> str:
-        """The repository path of a file named relative to this scope."""
-        return scope_prefix(self.scope) + name
-
-    def days_old(self, name: str, now: datetime) -> int | None:
-        changed = self.ages.get(name)
-        return age_days(changed, now) if changed is not None else None
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,8 @@ sides stay on the conflict's refs either way, so nothing of either is lost.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from datetime import datetime
-from itertools import zip_longest
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,12 +19,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from memsync.store import MAIN, CommitInfo, MemoryRepo, StoreError, refs, trailers
+from memsync.store.diff import SideBySideRow, side_by_side
 
 from ..access import ProjectAccess, project_for
 from ..forms import ResolveForm
 from ..models import ConflictItem, ConflictStatus, Role
 from ..sync import resolve_conflict
-from .history import commits_with_trailer
 from .snapshot import open_repo, repo_or_404
 
 
@@ -51,7 +49,7 @@ def last_merges(repo: MemoryRepo) -> dict[str, CommitInfo]:
     if isinstance(found, dict):
         return found
     merges: dict[str, CommitInfo] = {}
-    for commit in commits_with_trailer(repo, trailers.MEMBER, first_parent=True):
+    for commit in repo.commits_with_trailers(trailers.MEMBER, first_parent=True):
         member = trailers.MEMBER.last(commit)
         if commit.is_merge and member and member not in merges:
             merges[member] = commit
@@ -66,45 +64,6 @@ def member_branches(repo: MemoryRepo) -> list[MemberBranch]:
         username = branch.removeprefix(refs.MEMBERS)
         ahead, behind = repo.ahead_behind(branch, MAIN)
         rows.append(MemberBranch(username, branch, commit, ahead, behind, merges.get(username)))
-    return rows
-
-
-@dataclass(frozen=True)
-class SideBySideRow:
-    kind: str  # same, changed, main-only, member-only
-    left_number: int | None
-    left: str | None
-    right_number: int | None
-    right: str | None
-
-
-def side_by_side(left: str, right: str) -> list[SideBySideRow]:
-    """Both versions of a file aligned line by line, with the differing lines marked."""
-    a, b = left.splitlines(), right.splitlines()
-    rows: list[SideBySideRow] = []
-    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
-    for tag, a1, a2, b1, b2 in matcher.get_opcodes():
-        if tag == "equal":
-            for offset in range(a2 - a1):
-                i, j = a1 + offset, b1 + offset
-                rows.append(SideBySideRow("same", i + 1, a[i], j + 1, b[j]))
-            continue
-        pairs = zip_longest(range(a1, a2), range(b1, b2))
-        for i, j in pairs:
-            kind = (
-                "changed"
-                if i is not None and j is not None
-                else ("main-only" if i is not None else "member-only")
-            )
-            rows.append(
-                SideBySideRow(
-                    kind,
-                    i + 1 if i is not None else None,
-                    a[i] if i is not None else None,
-                    j + 1 if j is not None else None,
-                    b[j] if j is not None else None,
-                )
-            )
     return rows
 
 
@@ -164,7 +123,10 @@ def conflict_sides(repo: MemoryRepo, conflict: ConflictItem) -> ConflictSides:
         member_text=member_side,
         current_text=current,
         changed_since=current != main_side,
-        rows=side_by_side(main_side or "", member_side or ""),
+        rows=side_by_side(
+            main_side or "",
+            repo.file_diff(conflict.path, conflict.main_commit, conflict.member_commit),
+        ),
         resolved_at=conflict.resolved_at,
     )
 

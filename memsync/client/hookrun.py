@@ -5,7 +5,7 @@ Claude Code waits for every hook: a ``Stop`` hook after each assistant turn, a
 ``SessionEnd`` hook (cancelled after about 1.5 s unless it names a ``timeout``). So:
 
 * ``push --hook`` decides in a few milliseconds whether there is anything to do, with
-  nothing heavier than three ``git`` calls (no GitPython, no YAML: see
+  nothing heavier than three ``git`` calls (the store's runner only, no YAML: see
   ``bench/hooks.py``). At ``Stop`` that is the team clone's uncommitted changes and
   unpushed commits; at ``SessionEnd`` the session itself is reported too, so it
   always goes on. When there is work, it starts ``memsync push --background`` in a
@@ -35,6 +35,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memsync.store.gitcmd import GitRunner
 from memsync.store.refs import MAIN, member_branch, remote_ref
 
 PULL_DEADLINE = 3.0  # seconds for the SessionStart fetch
@@ -77,14 +78,8 @@ def state_dir(team_dir: Path) -> Path:
 
 
 def _git(team_dir: Path, *args: str) -> tuple[int, str]:
-    done = subprocess.run(
-        ["git", "-C", str(team_dir), *args],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"},
-    )
-    return done.returncode, done.stdout
+    status, out, _ = GitRunner(team_dir).run_status(*args)
+    return status, out
 
 
 def has_work(team_dir: Path) -> bool:

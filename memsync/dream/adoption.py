@@ -16,7 +16,6 @@ who and when) and deletes the branch. Nothing here ever rewrites history.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -113,17 +112,10 @@ def reject(repo: MemoryRepo, dream_id: str, *, by: str | Identity, reason: str =
     """Close the proposal; its commit stays under ``refs/memsync/rejected/<id>``."""
     dream = _open_proposal(repo, dream_id)
     who = by if isinstance(by, Identity) else Identity(by, "")
-    name, email = (" ".join(_tag_safe(part).split()) for part in (who.name, who.email))
     message = f"reject dream {dream_id}\n" + (f"\n{reason.strip()}\n" if reason.strip() else "")
-    tag = repo.git.run_with_input(
-        (
-            f"object {dream.sha}\ntype commit\ntag rejected/{dream_id}\n"
-            f"tagger {name or 'unknown'} <{email}> {int(time.time())} +0000\n\n{message}"
-        ).encode(),
-        "mktag",
-    )
+    tag = repo.tag_object(dream.sha, f"rejected/{dream_id}", tagger=who, message=message)
     ref = refs.rejected_ref(dream_id)
-    repo.update_ref(ref, tag.decode().strip())
+    repo.update_ref(ref, tag)
     repo.delete_branch(refs.dream_branch(dream_id))
     if repo.rev_parse(refs.conflicted_ref(dream_id)) is not None:
         repo.delete_ref(refs.conflicted_ref(dream_id))
@@ -171,10 +163,6 @@ def reconcile_index(
                 entry.title, entry.target, entry.hook, heading=fallback.heading_for(entry)
             )
     return result
-
-
-def _tag_safe(text: str) -> str:
-    return text.replace("<", "").replace(">", "").replace("\n", " ")
 
 
 def _open_proposal(repo: MemoryRepo, dream_id: str) -> CommitInfo:

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 from memsync.dream.canaries import CanaryResult
 from memsync.dream.counts import MemoryCounts, hides_entries, parse_visible
-from memsync.store import MAIN, CommitInfo, MemoryRepo, refs, trailers
-from memsync.store.history import LOG_FORMAT, parse_log
+from memsync.store import MAIN, CommitInfo, MemoryRepo, TagInfo, refs, trailers
 
 
 class ProposalStatus(StrEnum):
@@ -132,7 +131,7 @@ def list_proposals(repo: MemoryRepo) -> list[Proposal]:
 
     # The dream commit of each adoption: the merge's second parent, or the parent of the
     # adoption commit that dropped files from it.
-    second_parents = _commits(repo, [m.parents[1] for m in adoptions.values()])
+    second_parents = repo.commits([m.parents[1] for m in adoptions.values()])
     dream_of: dict[str, str] = {}
     for dream_id, adopting in adoptions.items():
         side = second_parents.get(adopting.parents[1])
@@ -140,13 +139,13 @@ def list_proposals(repo: MemoryRepo) -> list[Proposal]:
             dream_of[dream_id] = side.parents[0]
         else:
             dream_of[dream_id] = adopting.parents[1]
-    rejection_tags = {dream_id: _read_tag(repo, sha) for dream_id, sha in rejected.items()}
-    for dream_id, (commit, _, _) in rejection_tags.items():
-        dream_of.setdefault(dream_id, commit)
+    rejection_tags = {dream_id: repo.read_tag(sha) for dream_id, sha in rejected.items()}
+    for dream_id, rejection in rejection_tags.items():
+        dream_of.setdefault(dream_id, rejection.commit)
     for dream_id, tip in open_tips.items():
         dream_of.setdefault(dream_id, tip)
 
-    commits = _commits(repo, list(dict.fromkeys(dream_of.values())))
+    commits = repo.commits(list(dict.fromkeys(dream_of.values())))
     found = []
     for dream_id, sha in dream_of.items():
         info = commits.get(sha)
@@ -200,7 +199,7 @@ def _proposal(
     branch: str | None,
     merge: CommitInfo | None,
     revert: CommitInfo | None,
-    rejection: tuple[str, str | None, datetime | None] | None,
+    rejection: TagInfo | None,
     conflicts: tuple[str, ...],
 ) -> Proposal:
     sessions = trailers.SESSIONS.last(info) or "0"
@@ -223,8 +222,8 @@ def _proposal(
         adopted_commit=merge.sha if merge else None,
         approved_by=trailers.APPROVED_BY.last(merge) if merge else None,
         dropped=tuple(trailers.DROPPED.values(merge)) if merge else (),
-        rejected_by=rejection[1] if rejection else None,
-        rejected_at=rejection[2] if rejection else None,
+        rejected_by=rejection.tagger if rejection else None,
+        rejected_at=rejection.when if rejection else None,
         reverted_commit=revert.sha if revert else None,
         conflicts=conflicts,
         visible=parse_visible(trailers.VISIBLE.last(info)),
@@ -247,13 +246,10 @@ def _decisions_on_main(repo: MemoryRepo) -> tuple[dict[str, CommitInfo], dict[st
     """(dream id → adopting merge, adopting merge sha → revert) from one ``git log``."""
     if repo.rev_parse(MAIN) is None:
         return {}, {}
-    output = repo.git.run_bytes(
-        "log", "--first-parent", f"--format={LOG_FORMAT}",
-        f"--grep={trailers.DREAM.grep}", f"--grep={trailers.REVERTS.grep}", MAIN,
-    )  # fmt: skip
+    decisions = repo.commits_with_trailers(trailers.DREAM, trailers.REVERTS, first_parent=True)
     adoptions: dict[str, CommitInfo] = {}
     reverts: dict[str, CommitInfo] = {}
-    for info in reversed(parse_log(output)):  # oldest first: later decisions win
+    for info in reversed(decisions):  # oldest first: later decisions win
         dream_id = trailers.DREAM.last(info)
         if info.is_merge and dream_id and trailers.APPROVED_BY.last(info) is not None:
             adoptions[dream_id] = info
@@ -261,31 +257,3 @@ def _decisions_on_main(repo: MemoryRepo) -> tuple[dict[str, CommitInfo], dict[st
         if target:
             reverts[target] = info
     return adoptions, reverts
-
-
-def _commits(repo: MemoryRepo, shas: list[str]) -> dict[str, CommitInfo]:
-    """Several commits with their file stats through one ``git log --no-walk``."""
-    if not shas:
-        return {}
-    output = repo.git.run_bytes(
-        "log", "--no-walk=unsorted", f"--format={LOG_FORMAT}", "--numstat", "-z",
-        "--no-renames", *shas,
-    )  # fmt: skip
-    return {info.sha: info for info in parse_log(output)}
-
-
-def _read_tag(repo: MemoryRepo, sha: str) -> tuple[str, str | None, datetime | None]:
-    """(the commit a rejection tag points at, who rejected, when)."""
-    commit = repo.rev_parse(sha) or sha
-    status, text, _ = repo.git.run_status("cat-file", "tag", sha)
-    if status != 0:
-        return commit, None, None  # a plain ref to the commit: rejected, by nobody known
-    for line in text.splitlines():
-        if line.startswith("tagger "):
-            who, _, rest = line.removeprefix("tagger ").rpartition(" <")
-            stamp = rest.split("> ", 1)[-1].split()[0] if "> " in rest else ""
-            when = datetime.fromtimestamp(int(stamp), tz=UTC) if stamp.isdigit() else None
-            return commit, who, when
-        if not line:
-            break
-    return commit, None, None

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-import subprocess
 from array import array
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -30,6 +29,7 @@ from memsync.confined import ConfinedRoot, ConfinementError
 from memsync.memory import INDEX_FILENAME, TEAM_DIRNAME, MemoryFile
 from memsync.recall.manifest import document_for
 from memsync.recall.rank import SCHEMA_VERSION, RecallDocument, RecallIndex, create_schema
+from memsync.store.plumbing import head_commit
 
 INDEX_NAME = "recall-index.sqlite"
 _BUSY_TIMEOUT = 10.0  # seconds a second hook waits for the first one's update
@@ -169,7 +169,7 @@ class DiskIndex:
         heads: dict[str, str] = {}
         for scope_root, prefix in self._scopes():
             if (scope_root / ".git").exists():
-                heads[prefix] = _head(scope_root)
+                heads[prefix] = head_commit(scope_root)
         stored = {
             key.removeprefix("head:"): value
             for key, value in self._db.execute(
@@ -202,21 +202,6 @@ class DiskIndex:
                 "UPDATE files SET committed = ?1, modified = ?1 WHERE path = ?2",
                 [(when.timestamp(), path) for path, when in ages.items()],
             )
-
-
-def _head(root: Path) -> str:
-    """The commit ``HEAD`` names ("" before the first commit): one short git process."""
-    try:
-        done = subprocess.run(
-            ["git", "rev-parse", "--verify", "--quiet", "HEAD"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    except OSError:
-        return ""
-    return done.stdout.strip()
 
 
 def _connect(location: Path | None) -> sqlite3.Connection:

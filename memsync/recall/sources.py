@@ -15,13 +15,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memsync.memory import INDEX_FILENAME, MemoryDirectory, is_topic_path
 from memsync.recall.disk import DiskIndex
 from memsync.recall.manifest import directory_documents
 from memsync.recall.rank import RecallDocument, RecallIndex
 from memsync.recall.recall import Reader
 
-if TYPE_CHECKING:  # the Git layer imports GitPython: too slow for the hook's warm path
+if TYPE_CHECKING:  # the hook's warm path reads a directory on disk: no Git layer to import
     from memsync.store import MemoryRepo
 
 
@@ -60,12 +59,12 @@ def disk_source(root: Path, location: Path | None = None) -> MemorySource:
 
 def repository_source(repo: MemoryRepo, rev: str | None = None) -> MemorySource:
     """The memories committed on `rev` (default ``main``: the server never reads a
-    working tree)."""
+    working tree), through the one reader of committed memory."""
+    from memsync.recall.snapshot import MemorySnapshot
     from memsync.store import MAIN
 
-    rev = rev or MAIN
-    paths = [path for path in repo.files(rev) if is_topic_path(path) or path == INDEX_FILENAME]
-    blobs = repo.read_many(rev, paths)
-    directory = MemoryDirectory.from_files(None, blobs)
-    documents = directory_documents(directory, repo.ages(rev))
-    return MemorySource(blobs.get, documents)
+    snapshot = MemorySnapshot.read(repo, "", rev or MAIN)
+    if snapshot is None:
+        nothing: dict[str, bytes] = {}
+        return MemorySource(nothing.get, [])
+    return MemorySource(snapshot.blobs.get, directory_documents(snapshot.directory, snapshot.ages))

@@ -1,7 +1,8 @@
 """The Git store: one memory directory as a repository, written only through memsync's verbs.
 
 The Git naming contract lives here too: ref names in `memsync.store.refs`, commit
-trailers in `memsync.store.trailers`.
+trailers in `memsync.store.trailers`. Nothing outside this package runs ``git``
+(tests/test_git_boundary.py), with the exceptions that test names and explains.
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ if TYPE_CHECKING:
         MergeResult,
         StoreError,
     )
+    from memsync.store.tags import TagInfo
 
 # Loaded on first use: a Claude Code hook that only needs a ref name from
-# `memsync.store.refs` must not pay for the repository class and its imports.
+# `memsync.store.refs`, or the runner, and a push hook reading its objects must not pay
+# for the repository class and its imports.
 _SOURCES = {
     "Diff": "memsync.store.diff",
     "DiffLine": "memsync.store.diff",
@@ -46,6 +49,7 @@ _SOURCES = {
     "MemoryRepo": "memsync.store.repo",
     "MergeResult": "memsync.store.repo",
     "StoreError": "memsync.store.repo",
+    "TagInfo": "memsync.store.tags",
 }
 
 
@@ -77,4 +81,5 @@ __all__ = [
     "MemoryRepo",
     "MergeResult",
     "StoreError",
+    "TagInfo",
 ]

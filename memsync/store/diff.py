@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import zip_longest
 from pathlib import PurePosixPath
 
 from memsync.memory.index import INDEX_FILENAME
@@ -230,3 +231,65 @@ def _file_diff(
 
 def _text(raw: bytes) -> str:
     return raw.decode("utf-8", "replace").rstrip("\r")
+
+
+@dataclass(frozen=True)
+class SideBySideRow:
+    """One row of two versions shown side by side; a side is None where it has no line."""
+
+    kind: str  # same, changed, left-only, right-only
+    left_number: int | None
+    left: str | None
+    right_number: int | None
+    right: str | None
+
+
+def side_by_side(left: str, diff: FileDiff | None) -> list[SideBySideRow]:
+    """Both versions of a file aligned line by line: ``left``'s text, and ``diff`` from it
+    to the other version (None: they are the same). Lines outside the hunks are read from
+    ``left``; inside a hunk, a run of deleted lines sits beside the added run after it."""
+    lines = [line.rstrip("\r") for line in left.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()  # the final newline ends the last line; it starts none
+    rows: list[SideBySideRow] = []
+    old_no = new_no = 1  # the next line of each side not shown yet
+    for hunk in diff.hunks if diff is not None else ():
+        first_old = hunk.old_start if hunk.old_count else hunk.old_start + 1
+        rows += _same(lines, old_no, first_old, new_no - old_no)
+        new_no += first_old - old_no
+        old_no = first_old
+        deleted: list[DiffLine] = []
+        added: list[DiffLine] = []
+        for line in (*hunk.lines, None):
+            if line is not None and line.kind is LineKind.DELETED:
+                deleted.append(line)
+            elif line is not None and line.kind is LineKind.ADDED:
+                added.append(line)
+            else:
+                rows += [_pair(mine, theirs) for mine, theirs in zip_longest(deleted, added)]
+                old_no, new_no = old_no + len(deleted), new_no + len(added)
+                deleted, added = [], []
+                if line is not None:
+                    rows.append(SideBySideRow("same", old_no, line.text, new_no, line.text))
+                    old_no, new_no = old_no + 1, new_no + 1
+    rows += _same(lines, old_no, len(lines) + 1, new_no - old_no)
+    return rows
+
+
+def _same(lines: list[str], start: int, stop: int, shift: int) -> list[SideBySideRow]:
+    """Unchanged rows for left lines ``start`` up to ``stop`` (1-based, ``stop`` excluded)."""
+    return [
+        SideBySideRow("same", number, lines[number - 1], number + shift, lines[number - 1])
+        for number in range(start, stop)
+    ]
+
+
+def _pair(mine: DiffLine | None, theirs: DiffLine | None) -> SideBySideRow:
+    kind = "changed" if mine and theirs else ("left-only" if mine else "right-only")
+    return SideBySideRow(
+        kind,
+        mine.old_number if mine else None,
+        mine.text if mine else None,
+        theirs.new_number if theirs else None,
+        theirs.text if theirs else None,
+    )

@@ -1,10 +1,10 @@
-"""Running the ``git`` binary through GitPython's command wrapper.
+"""The one way memsync runs the ``git`` binary: :class:`GitRunner`.
 
-Every call goes through :class:`GitRunner`, which fixes the locale (output is parsed),
-never prompts, and turns failures into :class:`GitError` carrying git's own message.
-GitPython's ``Git`` wrapper costs a fraction of a millisecond over a bare subprocess;
-its object-level index is avoided on purpose (see docs/git-notes.md#concurrency: it moves
-HEAD without compare-and-swap and loses concurrent commits).
+Every call fixes the locale (output is parsed), never prompts, and turns failures into
+:class:`GitError` carrying git's own message. It is a bare ``subprocess``: GitPython's
+command wrapper added nothing memsync used, and its import alone cost more than a push
+hook's whole inspection (see docs/git-notes.md#speed); its object-level index was never
+an option (docs/git-notes.md#concurrency: it moves HEAD without compare-and-swap).
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-
-import git
 
 _BASE_ENV = {
     "LC_ALL": "C",
@@ -46,25 +44,38 @@ class GitError(Exception):
 class GitRunner:
     """Runs git in one working directory with a fixed environment."""
 
-    def __init__(self, cwd: Path, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, cwd: Path, env: Mapping[str, str] | None = None, *, git_dir: Path | None = None
+    ) -> None:
         self.cwd = cwd
-        self._git = git.Git(str(cwd))
         self._env = {**_BASE_ENV, **(env or {})}
+        # A push hook names its repository's directory; everything else finds it from cwd.
+        self._where = (f"--git-dir={git_dir}",) if git_dir is not None else ()
+
+    def _environment(self, extra: Mapping[str, str | None] | None = None) -> dict[str, str]:
+        """The process's environment with memsync's fixed part and ``extra`` over it; a
+        variable ``extra`` maps to None is removed."""
+        merged: dict[str, str | None] = {**os.environ, **self._env, **(extra or {})}
+        return {key: value for key, value in merged.items() if value is not None}
 
     def _command(self, args: Sequence[str]) -> list[str]:
-        return [git.Git.GIT_PYTHON_GIT_EXECUTABLE or "git", *_BASE_OPTIONS, *args]
+        return ["git", *self._where, *_BASE_OPTIONS, *args]
 
-    def run(self, *args: str, env: Mapping[str, str] | None = None, ok: Sequence[int] = ()) -> str:
+    def run(
+        self, *args: str, env: Mapping[str, str | None] | None = None, ok: Sequence[int] = ()
+    ) -> str:
         """Run git and return stdout as text (trailing newline stripped)."""
         _, stdout, _ = self._execute(args, env=env, ok=ok, binary=False)
         return stdout.decode("utf-8", errors="replace")
 
-    def run_status(self, *args: str, env: Mapping[str, str] | None = None) -> tuple[int, str, str]:
+    def run_status(
+        self, *args: str, env: Mapping[str, str | None] | None = None
+    ) -> tuple[int, str, str]:
         """Run git and return (status, stdout, stderr) without raising on failure."""
         status, stdout, stderr = self._execute(args, env=env, ok=None, binary=False)
         return status, stdout.decode("utf-8", errors="replace"), stderr
 
-    def run_bytes(self, *args: str, env: Mapping[str, str] | None = None) -> bytes:
+    def run_bytes(self, *args: str, env: Mapping[str, str | None] | None = None) -> bytes:
         """Run git and return stdout exactly as git wrote it."""
         return self._execute(args, env=env, ok=(), binary=True)[1]
 
@@ -77,24 +88,28 @@ class GitRunner:
         self,
         args: Sequence[str],
         *,
-        env: Mapping[str, str] | None,
+        env: Mapping[str, str | None] | None,
         ok: Sequence[int] | None,
         binary: bool,
     ) -> tuple[int, bytes, str]:
-        command = self._command(args)
         try:
-            status, stdout, stderr = self._git.execute(
-                command,
-                with_extended_output=True,
-                with_exceptions=False,
-                stdout_as_string=False,
-                strip_newline_in_stdout=not binary,
-                env={**self._env, **(env or {})},
+            process = subprocess.run(
+                self._command(args),
+                cwd=self.cwd,
+                env=self._environment(env),
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
             )
-        except git.GitCommandNotFound as error:
-            raise GitError(args, 127, f"git is not installed: {error}") from error
-        stdout_bytes = stdout if isinstance(stdout, bytes) else (stdout or "").encode()
-        stderr_text = stderr if isinstance(stderr, str) else stderr.decode(errors="replace")
+        except FileNotFoundError as error:
+            if Path(self.cwd).is_dir():
+                raise GitError(args, 127, f"git is not installed: {error}") from error
+            # What `git -C <missing>` says, so a caller that checks the status can.
+            message = f"fatal: cannot change to '{self.cwd}': No such file or directory"
+            process = subprocess.CompletedProcess(args, 128, b"", message.encode())
+        status, stdout_bytes = process.returncode, process.stdout
+        if not binary:
+            stdout_bytes = stdout_bytes.removesuffix(b"\n")
+        stderr_text = process.stderr.decode("utf-8", errors="replace").removesuffix("\n")
         if status != 0 and ok is not None and status not in ok:
             raise GitError(args, status, stderr_text or stdout_bytes.decode(errors="replace"))
         return status, stdout_bytes, stderr_text
@@ -110,7 +125,7 @@ class GitRunner:
             process = subprocess.Popen(
                 self._command(args),
                 cwd=self.cwd,
-                env={**os.environ, **self._env},
+                env=self._environment(),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -136,13 +151,24 @@ class GitRunner:
         process = subprocess.run(
             self._command(args),
             cwd=self.cwd,
-            env={**os.environ, **self._env},
+            env=self._environment(),
             input=data,
             capture_output=True,
         )
         if process.returncode != 0:
             raise GitError(args, process.returncode, process.stderr.decode(errors="replace"))
         return process.stdout
+
+    def start(self, *args: str) -> subprocess.Popen[bytes]:
+        """Start git with stdin and stdout as pipes, for a conversation such as
+        ``cat-file --batch``; the caller closes both and waits for it."""
+        return subprocess.Popen(
+            self._command(args),
+            cwd=self.cwd,
+            env=self._environment(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
 
     @contextmanager
     def stream(self, *args: str) -> Iterator[subprocess.Popen[bytes]]:
@@ -153,7 +179,7 @@ class GitRunner:
         process = subprocess.Popen(
             self._command(args),
             cwd=self.cwd,
-            env={**os.environ, **self._env},
+            env=self._environment(),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )

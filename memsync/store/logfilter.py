@@ -33,4 +33,4 @@ def filtered_log(
     args += [rev, "--"]
     if where.path:
         args.append(where.path)
-    return parse_log(repo.git.run_bytes(*args))
+    return parse_log(repo._git.run_bytes(*args))

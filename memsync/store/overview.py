@@ -113,7 +113,7 @@ def branch_overview(
             revisions = f"{state.commit}..{head}"
         else:
             state, revisions = _State(), head
-        _advance(state, _walk(repo.git.run_bytes(*_WALK_ARGS, revisions, "--")), is_memory,
+        _advance(state, _walk(repo._git.run_bytes(*_WALK_ARGS, revisions, "--")), is_memory,
                  index_path)  # fmt: skip
         state.commit = head
         _store(cache, state, index_path)
@@ -239,7 +239,7 @@ def _index_sizes(repo: MemoryRepo, blobs: set[str]) -> dict[str, tuple[int, int]
         return {}
     ordered = sorted(blobs)
     request = "".join(f"{blob}\n" for blob in ordered).encode()
-    out = repo.git.run_with_input(request, "cat-file", "--batch")
+    out = repo._git.run_with_input(request, "cat-file", "--batch")
     sizes: dict[str, tuple[int, int]] = {}
     position = 0
     for blob in ordered:
@@ -257,7 +257,7 @@ def _index_sizes(repo: MemoryRepo, blobs: set[str]) -> dict[str, tuple[int, int]
 def changes_since(repo: MemoryRepo, head: str, since: datetime) -> list[CommitInfo]:
     """The first-parent commits of ``head`` made after ``since``, newest first, with the
     files each changed (a merge: against the branch before it)."""
-    output = repo.git.run_bytes(
+    output = repo._git.run_bytes(
         "log", "--first-parent", f"--since={since.isoformat()}", f"--format={LOG_FORMAT}",
         "--numstat", "-z", "--no-renames", head, "--",
     )  # fmt: skip

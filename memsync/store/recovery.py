@@ -88,17 +88,17 @@ def clear_interrupted(
         if not (git_dir / marker).exists():
             continue
         found.append(marker)
-        status, _, _ = repo.git.run_status(*abort)
+        status, _, _ = repo._git.run_status(*abort)
         if status != 0 or (git_dir / marker).exists():
             # The state was too damaged for git's own abort: put the index back to HEAD
             # (keeping unrelated changes) and drop the operation's files.
-            repo.git.run_status("reset", "--merge")
+            repo._git.run_status("reset", "--merge")
             _remove(git_dir / marker)
     for name in _LEFTOVERS if found else ():
         _remove(git_dir / name)
-    if (found or clean) and repo.git.run("status", "--porcelain", "--untracked-files=no"):
+    if (found or clean) and repo._git.run("status", "--porcelain", "--untracked-files=no"):
         why = f"an interrupted operation ({', '.join(found)})" if found else "no memsync commit"
-        repo.git.run("stash", "push", "--quiet", "--message", f"memsync: changes left by {why}")
+        repo._git.run("stash", "push", "--quiet", "--message", f"memsync: changes left by {why}")
         found.append("stash")
     if found:
         log.warning("%s: cleared what an interrupted writer left: %s", repo.path, found)

@@ -21,7 +21,7 @@ from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
 from memsync.memory.index import INDEX_FILENAME
 
 from .ages import first_parent_ages
-from .diff import Diff, parse_diff
+from .diff import Diff, FileDiff, parse_diff
 from .gitcmd import GitError, GitRunner
 from .history import (
     LOG_FORMAT,
@@ -33,7 +33,8 @@ from .history import (
 from .lock import RepoLock
 from .recovery import clear_interrupted, is_server_owned, mark_server_owned
 from .refs import MAIN, head_ref
-from .trailers import REVERTS
+from .tags import TagInfo, parse_tagger, tag_text
+from .trailers import REVERTS, Trailer
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 LOCK_FILE_NAME = ".consolidate-lock"
@@ -44,6 +45,11 @@ GITIGNORE = f"{LOCK_FILE_NAME}\n"
 DEFAULT_IDENTITY = ("memsync", "memsync@localhost")
 _LOCK_RETRIES = 5
 _FULL_SHA = re.compile(r"[0-9a-f]{40}")
+# Exact paths (raw part, NUL-separated) and the patches, in one call (memsync.store.diff).
+_DIFF_OPTIONS = (
+    "--raw", "-z", "--patch", "--no-color", "--no-ext-diff", "--no-renames", "--no-abbrev",
+    "--full-index",
+)  # fmt: skip
 
 
 class StoreError(Exception):
@@ -110,7 +116,7 @@ class MemoryRepo:
         if not (self.path / ".git").exists():
             raise StoreError(f"{self.path} is not a memsync repository (no .git); run init")
         env = committer.env("COMMITTER") if committer else {}
-        self.git = GitRunner(self.path, env=env)
+        self._git = GitRunner(self.path, env=env)
         self._lock: RepoLock | None = None
         self._common: Path | None = None
 
@@ -144,30 +150,47 @@ class MemoryRepo:
             info.mkdir(exist_ok=True)
             _ensure_line(info / "exclude", f"/{folder.strip('/')}/\n")
             if repo.head() is not None:
-                repo.git.run("rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", folder)
-        repo.git.run("config", f"merge.{MERGE_DRIVER_NAME}.name", MERGE_DRIVER_DESCRIPTION)
-        repo.git.run(
+                repo._git.run("rm", "--cached", "-r", "-q", "--ignore-unmatch", "--", folder)
+        repo._git.run("config", f"merge.{MERGE_DRIVER_NAME}.name", MERGE_DRIVER_DESCRIPTION)
+        repo._git.run(
             "config", f"merge.{MERGE_DRIVER_NAME}.driver", driver_command or merge_driver_command()
         )
-        status, _, _ = repo.git.run_status("config", "user.email")
+        status, _, _ = repo._git.run_status("config", "user.email")
         if status != 0:
-            repo.git.run("config", "user.name", DEFAULT_IDENTITY[0])
-            repo.git.run("config", "user.email", DEFAULT_IDENTITY[1])
+            repo._git.run("config", "user.name", DEFAULT_IDENTITY[0])
+            repo._git.run("config", "user.email", DEFAULT_IDENTITY[1])
         _ensure_line(path / ".gitattributes", GITATTRIBUTES)
         _ensure_line(path / ".gitignore", GITIGNORE)
         if repo.head() is None:
-            repo.git.run("symbolic-ref", "HEAD", head_ref(MAIN))
+            repo._git.run("symbolic-ref", "HEAD", head_ref(MAIN))
             repo.commit(CommitKind.MANUAL, "start memsync history", allow_empty=True)
         else:
             # The whole index is committed: an untracked folder's removal goes too.
             repo.commit(CommitKind.MANUAL, "set up memsync", paths=[".gitattributes", ".gitignore"])
         return repo
 
+    @classmethod
+    def clone(
+        cls, source: Path, target: Path, *, branch: str = MAIN, committer: Identity | None = None
+    ) -> MemoryRepo:
+        """A clone of the repository at ``source`` in ``target``, on ``branch`` (the
+        demo's members, who push back to ``source`` as a developer would)."""
+        source, target = Path(source).resolve(), Path(target).resolve()
+        GitRunner(source).run("clone", "--quiet", "--branch", branch, str(source), str(target))
+        return cls(target, committer=committer)
+
+    def push(
+        self, ref: str, *, remote: str = "origin", env: Mapping[str, str] | None = None
+    ) -> None:
+        """Send ``HEAD`` to ``ref`` on ``remote``, through the remote's own hooks (``env``
+        reaches them); a refusal raises :class:`GitError` with what the remote said."""
+        self._git.run("push", "--quiet", remote, f"HEAD:{ref}", env=env)
+
     @property
     def _common_dir(self) -> Path:
         """The repository's .git directory (shared by its worktrees)."""
         if self._common is None:
-            common = Path(self.git.run("rev-parse", "--git-common-dir"))
+            common = Path(self._git.run("rev-parse", "--git-common-dir"))
             self._common = common if common.is_absolute() else self.path / common
         return self._common
 
@@ -192,16 +215,29 @@ class MemoryRepo:
         with self.lock.held():
             return clear_interrupted(self, clean=clean)
 
+    @property
+    def git_dir(self) -> Path:
+        """This checkout's own Git directory (a worktree's, not the one it shares)."""
+        return Path(self._git.run("rev-parse", "--absolute-git-dir"))
+
+    def set_merge_driver(self, command: str) -> None:
+        """Point the ``MEMORY.md`` merge driver at ``command`` (a moved or upgraded
+        installation); written only when it differs, so a deploy over unchanged
+        repositories rewrites no config file."""
+        key = f"merge.{MERGE_DRIVER_NAME}.driver"
+        if self._git.run_status("config", "--get", key)[1].strip() != command:
+            self._git.run("config", key, command)
+
     # --- refs --------------------------------------------------------------------------
     def head(self) -> str | None:
         return self.rev_parse("HEAD")
 
     def current_branch(self) -> str | None:
-        status, out, _ = self.git.run_status("symbolic-ref", "--short", "-q", "HEAD")
+        status, out, _ = self._git.run_status("symbolic-ref", "--short", "-q", "HEAD")
         return out.strip() if status == 0 else None
 
     def rev_parse(self, rev: str) -> str | None:
-        status, out, _ = self.git.run_status("rev-parse", "--verify", "-q", f"{rev}^{{commit}}")
+        status, out, _ = self._git.run_status("rev-parse", "--verify", "-q", f"{rev}^{{commit}}")
         return out.strip() if status == 0 else None
 
     def branches(self, prefix: str = "") -> dict[str, str]:
@@ -209,7 +245,7 @@ class MemoryRepo:
         return self.refs(head_ref(prefix), strip=head_ref(""))
 
     def refs(self, prefix: str, *, strip: str = "") -> dict[str, str]:
-        output = self.git.run("for-each-ref", "--format=%(objectname) %(refname)", prefix)
+        output = self._git.run("for-each-ref", "--format=%(objectname) %(refname)", prefix)
         found = {}
         for line in output.splitlines():
             sha, name = line.split(" ", 1)
@@ -218,39 +254,64 @@ class MemoryRepo:
         return found
 
     def create_branch(self, name: str, start: str = MAIN) -> str:
-        self.git.run("branch", "--no-track", name, start)
+        self._git.run("branch", "--no-track", name, start)
         sha = self.rev_parse(name)
         assert sha is not None
         return sha
 
     def delete_branch(self, name: str) -> None:
-        self.git.run("branch", "-D", name)
+        self._git.run("branch", "-D", name)
 
     def update_ref(self, ref: str, sha: str, *, old: str | None = None) -> None:
         args = ["update-ref", ref, sha] + ([old] if old is not None else [])
-        self.git.run(*args)
+        self._git.run(*args)
 
     def delete_ref(self, ref: str) -> None:
-        self.git.run("update-ref", "-d", ref)
+        self._git.run("update-ref", "-d", ref)
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
-        status, _, _ = self.git.run_status("merge-base", "--is-ancestor", ancestor, descendant)
+        status, _, _ = self._git.run_status("merge-base", "--is-ancestor", ancestor, descendant)
         return status == 0
 
     def ahead_behind(self, branch: str, base: str = MAIN) -> tuple[int, int]:
         """How many commits ``branch`` has that ``base`` lacks, and the other way round."""
-        out = self.git.run("rev-list", "--left-right", "--count", f"{branch}...{base}")
+        out = self._git.run("rev-list", "--left-right", "--count", f"{branch}...{base}")
         ahead, behind = out.split()
         return int(ahead), int(behind)
 
     def merge_base(self, a: str, b: str) -> str | None:
-        status, out, _ = self.git.run_status("merge-base", a, b)
+        status, out, _ = self._git.run_status("merge-base", a, b)
         return out.strip() if status == 0 else None
+
+    def unmerged_refs(self, prefix: str, into: str = MAIN) -> list[tuple[str, str]]:
+        """(ref name, commit) of every ref under ``prefix`` (a ``refs/heads/…/`` path)
+        holding commits ``into`` lacks: one ``git for-each-ref`` for all of them."""
+        output = self._git.run(
+            "for-each-ref", f"--no-merged={into}", "--format=%(refname) %(objectname)", prefix
+        )
+        return [(ref, sha) for ref, _, sha in (line.partition(" ") for line in output.splitlines())]
+
+    def tag_object(self, target: str, name: str, *, tagger: Identity, message: str) -> str:
+        """Write an annotated tag object for commit ``target`` and return its id; no ref
+        names it until the caller points one at it (:meth:`update_ref`)."""
+        text = tag_text(
+            target, name, who=tagger.name, email=tagger.email, message=message,
+            at=int(time.time()),
+        )  # fmt: skip
+        return self._git.run_with_input(text.encode(), "mktag").decode().strip()
+
+    def read_tag(self, rev: str) -> TagInfo:
+        """The commit ``rev`` names, and who tagged it when ``rev`` is an annotated tag."""
+        commit = self.rev_parse(rev) or rev
+        status, text, _ = self._git.run_status("cat-file", "tag", rev)
+        if status != 0:
+            return TagInfo(commit, None, None)  # a plain ref to the commit
+        return TagInfo(commit, *parse_tagger(text))
 
     # --- reading -----------------------------------------------------------------------
     def files(self, rev: str = "HEAD") -> list[str]:
         """Every file path in the tree at ``rev`` (none when there is no such commit)."""
-        status, output = self.git.run_bytes_status(
+        status, output = self._git.run_bytes_status(
             "ls-tree", "-r", "-z", "--name-only", f"{rev}^{{commit}}"
         )
         if status != 0:
@@ -259,10 +320,10 @@ class MemoryRepo:
 
     def read(self, rev: str, path: str) -> bytes | None:
         """A file's bytes at ``rev``, or None when it is not there."""
-        status, _, _ = self.git.run_status("cat-file", "-e", f"{rev}:{path}")
+        status, _, _ = self._git.run_status("cat-file", "-e", f"{rev}:{path}")
         if status != 0:
             return None
-        return self.git.run_bytes("cat-file", "blob", f"{rev}:{path}")
+        return self._git.run_bytes("cat-file", "blob", f"{rev}:{path}")
 
     def read_many(self, rev: str, paths: Iterable[str]) -> dict[str, bytes]:
         """Several files at ``rev`` through one ``git cat-file --batch`` process."""
@@ -278,7 +339,7 @@ class MemoryRepo:
             wanted = [p for p in wanted if p in ids]
             names = [ids[p] for p in wanted]
         request = "".join(f"{name}\n" for name in names).encode()
-        out = self.git.run_with_input(request, "cat-file", "--batch")
+        out = self._git.run_with_input(request, "cat-file", "--batch")
         found, position = {}, 0
         for path in wanted:
             line_end = out.index(b"\n", position)
@@ -292,7 +353,7 @@ class MemoryRepo:
 
     def _blob_ids(self, rev: str) -> dict[str, str]:
         """path → blob id of every file in the tree at ``rev`` (one ``git ls-tree``)."""
-        status, output = self.git.run_bytes_status("ls-tree", "-r", "-z", f"{rev}^{{commit}}")
+        status, output = self._git.run_bytes_status("ls-tree", "-r", "-z", f"{rev}^{{commit}}")
         ids = {}
         if status == 0:
             for record in output.split(b"\0"):
@@ -326,13 +387,37 @@ class MemoryRepo:
         if containing:
             args += ["--fixed-strings", "--all-match", *(f"--grep={text}" for text in containing)]
         args += [rev, "--", *paths]
-        return parse_log(self.git.run_bytes(*args))
+        return parse_log(self._git.run_bytes(*args))
 
     def commit_info(self, rev: str) -> CommitInfo:
         commits = self.log(rev, limit=1)
         if not commits:
             raise StoreError(f"no commit {rev!r} in {self.path}")
         return commits[0]
+
+    def commits(self, shas: Sequence[str]) -> dict[str, CommitInfo]:
+        """Several commits with their file stats through one ``git log --no-walk``."""
+        if not shas:
+            return {}
+        output = self._git.run_bytes(
+            "log", "--no-walk=unsorted", f"--format={LOG_FORMAT}", "--numstat", "-z",
+            "--no-renames", *shas,
+        )  # fmt: skip
+        return {info.sha: info for info in parse_log(output)}
+
+    def commits_with_trailers(
+        self, *trailers: Trailer, rev: str = MAIN, first_parent: bool = False
+    ) -> list[CommitInfo]:
+        """Commits reachable from ``rev`` carrying any of ``trailers``, newest first,
+        without file stats: git does the filtering, so a long history costs one process."""
+        args = [
+            "log",
+            f"--format={LOG_FORMAT}",
+            *(f"--grep={trailer.grep}" for trailer in trailers),
+        ]
+        if first_parent:
+            args.append("--first-parent")
+        return parse_log(self._git.run_bytes(*args, rev, "--"))
 
     def diff(self, rev: str, base: str | None = None) -> Diff:
         """What ``rev`` changed: against ``base``, else its first parent (or nothing)."""
@@ -341,17 +426,23 @@ class MemoryRepo:
             raise StoreError(f"no commit {rev!r} in {self.path}")
         if base is None:
             base = self.rev_parse(f"{head}^1")
-        output = self.git.run_bytes(
-            "diff", "--raw", "-z", "--patch", "--no-color", "--no-ext-diff",
-            "--no-renames", "--no-abbrev", "--full-index", base or EMPTY_TREE, head,
-        )  # fmt: skip
+        output = self._git.run_bytes("diff", *_DIFF_OPTIONS, base or EMPTY_TREE, head)
         return parse_diff(output, base, head)
+
+    def file_diff(self, path: str, old: str | None, new: str | None) -> FileDiff | None:
+        """How ``path`` changes from commit ``old`` to commit ``new`` (None, or a commit
+        that does not exist: the file is absent on that side); None when it does not."""
+        before, after = (self.rev_parse(rev) if rev else None for rev in (old, new))
+        output = self._git.run_bytes(
+            "diff", *_DIFF_OPTIONS, before or EMPTY_TREE, after or EMPTY_TREE, "--", path
+        )
+        return parse_diff(output, before, after or EMPTY_TREE).file(path)
 
     def blame(self, path: str, rev: str = "HEAD") -> list[BlameLine]:
         """Which commit last changed each line of ``path`` at ``rev`` (with its kind,
         session and dream from the trailers), through one ``git blame --porcelain`` and
         one ``git log --no-walk`` for the commits it names."""
-        output = self.git.run_bytes("blame", "--porcelain", rev, "--", path)
+        output = self._git.run_bytes("blame", "--porcelain", rev, "--", path)
         rows: list[tuple[str, int, str]] = []
         sha = ""
         number = 0
@@ -365,7 +456,7 @@ class MemoryRepo:
         shas = sorted({row[0] for row in rows})
         commits: dict[str, CommitInfo] = {}
         if shas:
-            output = self.git.run_bytes(
+            output = self._git.run_bytes(
                 "log", "--no-walk=unsorted", f"--format={LOG_FORMAT}", *shas
             )
             commits = {commit.sha: commit for commit in parse_log(output)}
@@ -385,7 +476,7 @@ class MemoryRepo:
 
     def blobs(self, rev: str = "HEAD") -> dict[str, str]:
         """Every file path in the tree at ``rev`` with its blob id."""
-        status, output = self.git.run_bytes_status("ls-tree", "-r", "-z", f"{rev}^{{commit}}")
+        status, output = self._git.run_bytes_status("ls-tree", "-r", "-z", f"{rev}^{{commit}}")
         if status != 0:
             return {}
         found = {}
@@ -399,7 +490,7 @@ class MemoryRepo:
     def _walk_first_parent(self, revisions: str) -> Iterator[bytes]:
         """``git log --first-parent --reverse --raw -z`` over ``revisions``, oldest first,
         as NUL-separated records: each commit's blobs against its first parent."""
-        with self.git.stream(
+        with self._git.stream(
             "log", "--first-parent", "--reverse", "--raw", "-z", "--no-abbrev", "--no-renames",
             "--format=%x1e%ct%x1f%P", revisions,
         ) as log:  # fmt: skip
@@ -487,7 +578,7 @@ class MemoryRepo:
         """A git command that takes ``index.lock``, retried a few times when a git process
         outside memsync (a developer's own ``git status``) holds that lock for a moment."""
         for attempt in range(_LOCK_RETRIES):
-            status, out, err = self.git.run_status(*args, env=env)
+            status, out, err = self._git.run_status(*args, env=env)
             if status == 0 or "index.lock" not in err or attempt == _LOCK_RETRIES - 1:
                 break
             time.sleep(0.05 * (attempt + 1))
@@ -558,7 +649,7 @@ class MemoryRepo:
         Uses ``git merge-tree --write-tree``: no checkout, no index, no lock, and the
         index merge driver applies, so ``MEMORY.md`` never shows up here.
         """
-        status, out, err = self.git.run_status(
+        status, out, err = self._git.run_status(
             "merge-tree", "--write-tree", "--name-only", "--no-messages", into, branch
         )
         if status not in (0, 1):
@@ -604,7 +695,7 @@ class MemoryRepo:
             return MergeResult("merged", commit=commit)
 
     def _unmerged(self) -> tuple[ConflictedFile, ...]:
-        output = self.git.run_bytes("ls-files", "--unmerged", "-z")
+        output = self._git.run_bytes("ls-files", "--unmerged", "-z")
         stages: dict[str, dict[int, str]] = {}
         for record in output.split(b"\0"):
             if not record:
@@ -619,15 +710,15 @@ class MemoryRepo:
 
     def _restore_ours(self, path: str) -> None:
         if self.read("HEAD", path) is not None:
-            self.git.run("checkout", "HEAD", "--", path)
+            self._git.run("checkout", "HEAD", "--", path)
         else:
-            self.git.run("rm", "--quiet", "--force", "--ignore-unmatch", "--", path)
+            self._git.run("rm", "--quiet", "--force", "--ignore-unmatch", "--", path)
 
     def _abort(self, operation: str) -> None:
-        self.git.run_status(operation, "--abort")
+        self._git.run_status(operation, "--abort")
 
     def _require_clean(self) -> None:
-        if self.git.run("status", "--porcelain", "--untracked-files=no"):
+        if self._git.run("status", "--porcelain", "--untracked-files=no"):
             raise StoreError(
                 f"{self.path} has uncommitted changes; commit them before merging or reverting"
             )
@@ -637,15 +728,15 @@ class MemoryRepo:
         """Check out a new ``branch`` from ``start`` at ``path`` (a dream's workspace)."""
         with self.lock.held():
             self.recover()
-            self.git.run("worktree", "add", "--quiet", "-b", branch, str(path), start)
+            self._git.run("worktree", "add", "--quiet", "-b", branch, str(path), start)
         return MemoryRepo(path)
 
     def remove_worktree(self, path: Path) -> None:
         with self.lock.held():
-            status, _, _ = self.git.run_status("worktree", "remove", "--force", str(path))
+            status, _, _ = self._git.run_status("worktree", "remove", "--force", str(path))
             if status != 0 and Path(path).exists():
                 shutil.rmtree(path)
-            self.git.run_status("worktree", "prune")
+            self._git.run_status("worktree", "prune")
 
 
 def _split_nul(stream: object) -> Iterable[bytes]:

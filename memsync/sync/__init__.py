@@ -3,7 +3,7 @@ and how members' branches reach ``main``.
 
 Kept import-free on purpose: the Git hooks run ``python -m memsync.sync.prereceive``
 and ``python -m memsync.sync.postreceive`` on every push, so importing this package
-must not pull in Django, Celery or GitPython. Import the submodules you need:
+must not pull in Django, Celery or the whole store. Import the submodules you need:
 
 * ``memsync.sync.push_rules`` — which refs a member may push (pure);
 * ``memsync.sync.inspection`` — what a push adds, checked with ``memsync.secrets``;

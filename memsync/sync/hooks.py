@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import memsync
+from memsync.store.plumbing import ensure_config
 from memsync.store.repo import GITATTRIBUTES
 
 HOOK_MODULES = {
@@ -107,17 +107,7 @@ def install_hooks(
     git_dir = Path(git_dir).resolve()
     changed = restore_hook_files(git_dir, python=python, source_root=source_root)
     settings = {"core.hooksPath": str(git_dir / "hooks"), **RECEIVE_CONFIG}
-    for key, value in settings.items():
-        # Only what differs is written: a deploy over unchanged repositories rewrites
-        # no config file.
-        current = subprocess.run(
-            ["git", f"--git-dir={git_dir}", "config", "--get", key],
-            capture_output=True, text=True,
-        )  # fmt: skip
-        if current.stdout.strip() != value:
-            subprocess.run(["git", f"--git-dir={git_dir}", "config", key, value], check=True)
-            changed = True
-    return changed
+    return ensure_config(git_dir, settings) or changed
 
 
 def restore_hook_files(

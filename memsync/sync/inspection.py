@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memsync.sync.objects import (
+from memsync.store.objects import (
     GITLINK_MODE,
     SYMLINK_MODE,
     TREE_MODE,

@@ -28,21 +28,15 @@ def unmerged_members(repo: MemoryRepo, prefix: str = MEMBERS) -> list[str]:
     branch such as ``extractions/<user>``) holds commits ``main`` lacks: one
     ``git for-each-ref`` call, for the sweep that re-queues merges a hook could not."""
     refs = head_ref(prefix)
-    output = repo.git.run("for-each-ref", f"--no-merged={MAIN}", "--format=%(refname)", refs)
-    return [ref.removeprefix(refs) for ref in output.splitlines() if ref]
+    return [ref.removeprefix(refs) for ref, _ in repo.unmerged_refs(refs)]
 
 
 def unmerged_branches(repo: MemoryRepo, prefix: str) -> list[BranchState]:
     """Branches under ``prefix`` (such as ``members/``) that ``main`` does not contain."""
-    output = repo.git.run(
-        "for-each-ref", f"--no-merged={MAIN}", "--format=%(objectname) %(refname)", head_ref(prefix)
-    )
-    states = []
-    for line in output.splitlines():
-        sha, ref = line.split(" ", 1)
-        ahead = int(repo.git.run("rev-list", "--count", sha, f"^{MAIN}"))
-        states.append(BranchState(branch_of(ref), sha, ahead))
-    return states
+    return [
+        BranchState(branch_of(ref), sha, repo.ahead_behind(sha, MAIN)[0])
+        for ref, sha in repo.unmerged_refs(head_ref(prefix))
+    ]
 
 
 def team_status(repo: MemoryRepo) -> TeamStatus:

@@ -15,7 +15,7 @@ this module judges what only the raw tree shows.
 from __future__ import annotations
 
 from memsync.secrets import Finding, FindingKind
-from memsync.sync.objects import TREE_MODE, PushedTree
+from memsync.store.objects import TREE_MODE, PushedTree
 
 # The modes `git` itself writes: file, executable, directory, link, submodule.
 STANDARD_MODES = frozenset({"100644", "100755", TREE_MODE, "120000", "160000"})

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from dashboard.models import SessionRecord
+from memsync.store.gitcmd import GitRunner
 from tests.client.conftest import Developer
 from tests.secrets.fakes import fake_secrets
 from tests.sync.conftest import Team, topic, wait_for_merges
@@ -248,7 +249,7 @@ def test_a_push_with_a_secret_shows_the_servers_refusal_and_keeps_the_edit(
         team.repo.read("members/bob", "cloud.md")
         == b"# Cloud\n\nThe staging key is in the vault.\n"
     )
-    history = team.repo.git.run("log", "-p", "members/bob")
+    history = GitRunner(team.repo.path).run("log", "-p", "members/bob")
     assert key not in history
     assert json.loads(bob.memsync("status", "--json").stdout)["last_push_error"] is None
 

@@ -22,6 +22,7 @@ from dashboard.sync import create_repository, merge_member_branch
 from memsync.dream.engine import DreamContext, DreamProgress, EngineResult
 from memsync.dream.run import DreamOutcome, DreamRequest, DreamStatus, run_dream
 from memsync.store import CommitKind, Identity, MemoryRepo
+from memsync.store.gitcmd import GitRunner
 
 PASSWORD = "correct horse battery staple"
 PERSONAS = ("alice", "bob", "carol", "mallory")
@@ -109,14 +110,14 @@ def commit_days_ago(
         target = repo.path / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-    repo.git.run("add", "--", *changes)
+    GitRunner(repo.path).run("add", "--", *changes)
     message = [
         f"{kind}: {summary}",
         "\n".join(f"{k}: {v}" for k, v in (("Memsync-Kind", kind), *trailers)),
     ]
     args = ["commit", "--quiet"] + [part for paragraph in message for part in ("-m", paragraph)]
     env = {"GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
-    repo.git.run(*args, env={**env, **(author.env("AUTHOR") if author else {})})
+    GitRunner(repo.path).run(*args, env={**env, **(author.env("AUTHOR") if author else {})})
     sha = repo.head()
     assert sha is not None
     return sha
@@ -184,7 +185,7 @@ def member_commit(
     if repo.rev_parse(branch) is None:
         workspace = repo.add_worktree(worktree, branch, "main")
     else:
-        repo.git.run("worktree", "add", "--quiet", str(worktree), branch)
+        GitRunner(repo.path).run("worktree", "add", "--quiet", str(worktree), branch)
         workspace = MemoryRepo(worktree)
     try:
         sha = workspace.apply(

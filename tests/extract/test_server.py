@@ -31,6 +31,7 @@ from dashboard.sync import create_repository
 from dashboard.tasks.extract import extract_uploaded_session
 from memsync.celery import app
 from memsync.store import MemoryRepo
+from memsync.store.gitcmd import GitRunner
 from tests.dashboard.world import World, member_commit
 from tests.extract.sessions import SessionLog
 from tests.secrets.fakes import fake_secrets
@@ -175,7 +176,7 @@ def test_a_secret_in_what_would_be_saved_is_refused_and_nothing_is_stored(world:
     log = SessionLog().turn(f"Remember that the deploy user's access key is {key}.")
     record = upload(acme, world.users["bob"], log)
     repo = world.repo()
-    objects_before = repo.git.run("count-objects", "-v")
+    objects_before = GitRunner(repo.path).run("count-objects", "-v")
 
     summary = extract_uploaded_session.delay(record.pk).get()
 
@@ -183,7 +184,7 @@ def test_a_secret_in_what_would_be_saved_is_refused_and_nothing_is_stored(world:
     assert extract_run.status == RunStatus.FAILED and summary.endswith("refused")
     assert "secret (aws-access-token)" in extract_run.error and key not in extract_run.error
     assert repo.rev_parse("extractions/bob") is None and runs(acme, RunKind.MERGE) == []
-    assert repo.git.run("count-objects", "-v") == objects_before
+    assert GitRunner(repo.path).run("count-objects", "-v") == objects_before
     assert key.encode() not in b"".join(repo.read_many("main", repo.files("main")).values())
 
 

@@ -29,6 +29,7 @@ from django.core.management import call_command
 from dashboard.models import AccessToken, Project, Run
 from memsync.processes import web_command
 from memsync.store import MemoryRepo
+from memsync.store.gitcmd import GitRunner
 from tests.support.celery_worker import test_database_url
 
 ROLES = {"alice": "maintainer", "bob": "member", "carol": "viewer"}
@@ -265,7 +266,7 @@ def wait_for_merges(team: Team, timeout: float = 120.0) -> None:
     """Until no member (or extraction) branch waits and no merge run is unfinished."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        pending = team.repo.git.run(
+        pending = GitRunner(team.repo.path).run(
             "for-each-ref", "--no-merged=main", "--format=%(refname)",
             "refs/heads/members/", "refs/heads/extractions/",
         )  # fmt: skip

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from dashboard.models import AccessToken, ConflictItem, Project, SessionRecord
 from memsync.store import CommitKind
+from memsync.store.gitcmd import GitRunner
 from tests.sync.conftest import Team, make_team
 
 pytestmark = pytest.mark.django_db
@@ -255,15 +256,15 @@ def test_it_reports_main_pending_merges_proposals_and_conflicts(team: Team, clie
     main = repo.rev_parse("main")
     repo.create_branch("members/bob")
     (repo.path / "x.md").write_text("x\n")
-    repo.git.run("checkout", "-q", "members/bob")
+    GitRunner(repo.path).run("checkout", "-q", "members/bob")
     bob_tip = repo.commit(CommitKind.SYNC, "bob's change")
-    repo.git.run("checkout", "-q", "main")
+    GitRunner(repo.path).run("checkout", "-q", "main")
     repo.create_branch("members/alice")  # nothing main lacks: not pending
     repo.create_branch("dream/7")
-    repo.git.run("checkout", "-q", "dream/7")
+    GitRunner(repo.path).run("checkout", "-q", "dream/7")
     (repo.path / "y.md").write_text("y\n")
     dream_tip = repo.commit(CommitKind.DREAM, "a proposal")
-    repo.git.run("checkout", "-q", "main")
+    GitRunner(repo.path).run("checkout", "-q", "main")
     conflict = ConflictItem.objects.create(
         project=team.project, member="bob", path="x.md", main_commit=main, member_commit=bob_tip
     )

@@ -20,6 +20,7 @@ from dashboard.models import ConflictItem, Project, Run, RunKind, RunStatus, Ses
 from dashboard.sync import merge_member_branch
 from dashboard.tasks.extract import extract_uploaded_session
 from memsync.celery import app
+from memsync.store.gitcmd import GitRunner
 from memsync.sync.hooks import SERVER_ATTRIBUTES
 from tests.extract.sessions import SessionLog
 from tests.sync.conftest import GitUser, Team, topic
@@ -122,4 +123,4 @@ def test_a_pushed_gitattributes_changes_nothing_on_the_server(
 
 
 def git_status(repo) -> str:
-    return repo.git.run("status", "--porcelain", "--untracked-files=no")
+    return GitRunner(repo.path).run("status", "--porcelain", "--untracked-files=no")

@@ -11,6 +11,7 @@ from django.core.management import CommandError, call_command
 
 from dashboard.models import AccessToken, Membership, Project, hash_token
 from memsync.store import MemoryRepo
+from memsync.store.gitcmd import GitRunner
 
 pytestmark = pytest.mark.django_db
 
@@ -37,8 +38,8 @@ def test_it_creates_a_project_with_its_repository_and_hooks(slug: str):
     assert "-m memsync.sync.prereceive" in (hooks / "pre-receive").read_text()
     assert "-m memsync.sync.postreceive" in (hooks / "post-receive").read_text()
     assert (hooks / "pre-receive").stat().st_mode & 0o111
-    assert repo.git.run("config", "core.hooksPath") == str(hooks)
-    assert repo.git.run("config", "receive.fsckObjects") == "true"
+    assert GitRunner(repo.path).run("config", "core.hooksPath") == str(hooks)
+    assert GitRunner(repo.path).run("config", "receive.fsckObjects") == "true"
     attributes = (project.repo_dir / ".git" / "info" / "attributes").read_text()
     assert "MEMORY.md merge=memsync-index" in attributes
     assert f"git/{slug}.git" in output

@@ -17,6 +17,7 @@ import pytest
 
 from dashboard.models import ConflictItem, Run, RunKind, RunStatus
 from dashboard.tasks.sync import merge_member_branch_task
+from memsync.store.gitcmd import GitRunner
 from tests.sync.conftest import Team, make_team, topic, wait_for_merges
 from tests.sync.test_merge import member_commit
 
@@ -72,7 +73,7 @@ def test_a_worker_killed_mid_merge_leaves_nothing_for_a_human_to_do(
     # The wedge of the issue: a merge half done in the working tree, a run "running".
     git_dir = team.git_dir()
     assert (git_dir / "MERGE_HEAD").exists()
-    assert team.repo.git.run("status", "--porcelain", "--untracked-files=no")
+    assert GitRunner(team.repo.path).run("status", "--porcelain", "--untracked-files=no")
     dead = Run.objects.get(project=team.project, kind=RunKind.MERGE, status=RunStatus.RUNNING)
     assert not team.repo.is_ancestor(f"members/{dead.detail['member']}", "main")
 
@@ -99,7 +100,7 @@ def test_a_worker_killed_mid_merge_leaves_nothing_for_a_human_to_do(
     assert dead.status == RunStatus.FAILED and dead.error.startswith("abandoned:")
     assert not (git_dir / "MERGE_HEAD").exists()
     assert not (git_dir / "index.lock").exists()
-    assert repo.git.run("status", "--porcelain", "--untracked-files=no") == ""
+    assert GitRunner(repo.path).run("status", "--porcelain", "--untracked-files=no") == ""
     assert "<<<<<<<" not in index
     fsck = subprocess.run(
         ["git", "-C", str(repo.path), "fsck", "--no-progress"], capture_output=True, text=True

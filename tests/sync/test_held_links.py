@@ -28,6 +28,7 @@ from memsync.dream.run import DreamRequest, DreamStatus, run_dream
 from memsync.memory import MemoryDirectory, ProblemCode
 from memsync.recall.sources import disk_source, repository_source
 from memsync.store import MemoryRepo, StoreError
+from memsync.store.gitcmd import GitRunner
 from tests.dashboard.world import World, member_commit, projects_dir, topic, world  # noqa: F401
 from tests.extract.sessions import SessionLog
 from tests.extract.test_server import (  # noqa: F401 (the fixtures)
@@ -237,7 +238,7 @@ def test_the_store_refuses_to_write_through_a_held_link(
 
     assert f"`{link}` is a symbolic link" in str(refused.value)
     assert repo.head() == head
-    assert repo.git.run("status", "--porcelain") == ""
+    assert GitRunner(repo.path).run("status", "--porcelain") == ""
 
 
 # --- recall and reading ---------------------------------------------------------------

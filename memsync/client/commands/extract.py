@@ -70,7 +70,7 @@ def run_extract(args: argparse.Namespace) -> int:
             raise CommandError(f"{args.sessions_dir} is not a directory")
         transcripts = session_files(args.sessions_dir)
     engine = _engine(args)
-    git_dir = Path(repo.git.run("rev-parse", "--absolute-git-dir").strip())
+    git_dir = repo.git_dir
     results: list[dict[str, Any]] = []
     with state_lock(git_dir):
         state = ExtractionState.load(git_dir)

@@ -5,24 +5,23 @@ quarantine directory that Git deletes when the hook refuses. ``git rev-list --ob
 <new tips> --not --all`` names exactly the objects the push adds; trees and blobs are
 then read through one ``git cat-file --batch`` process for the whole push.
 
-This talks to the ``git`` binary directly instead of through ``memsync.store``: the
-hook starts on every push, and GitPython's import alone would cost more than the
-inspection of a typical push.
+The hook starts on every push: this module imports nothing of the store but its runner
+(``memsync.store.gitcmd``), so a push pays for no more than it reads.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from .gitcmd import GitError, GitRunner
+
 TREE_MODE = "40000"
 SYMLINK_MODE = "120000"
 GITLINK_MODE = "160000"
-_GIT_OPTIONS = ("-c", "core.quotePath=false")
 
 
 class PushReadError(Exception):
@@ -47,19 +46,18 @@ class TreeEntry:
 
 
 def _git(
-    git_dir: Path, *args: str, data: bytes | None = None, env: dict[str, str] | None = None
+    git_dir: Path,
+    *args: str,
+    data: bytes | None = None,
+    env: Mapping[str, str | None] | None = None,
 ) -> bytes:
-    process = subprocess.run(
-        ["git", f"--git-dir={git_dir}", *_GIT_OPTIONS, *args],
-        input=data,
-        capture_output=True,
-        check=False,
-        env=env,
-    )
-    if process.returncode != 0:
-        error = process.stderr.decode("utf-8", "replace").strip()
-        raise PushReadError(f"git {args[0]} failed: {error}")
-    return process.stdout
+    runner = GitRunner(git_dir, git_dir=git_dir)
+    try:
+        if data is not None:
+            return runner.run_with_input(data, *args)
+        return runner.run_bytes(*args, env=env)
+    except GitError as error:
+        raise PushReadError(f"git {args[0]} failed: {error.stderr}") from None
 
 
 def pushed_objects(git_dir: Path, tips: Iterable[str]) -> dict[str, PushedObject]:
@@ -84,8 +82,8 @@ def quarantined_objects(git_dir: Path) -> dict[str, PushedObject]:
     quarantine = os.environ.get("GIT_QUARANTINE_PATH")
     if not quarantine:
         return {}
-    env = {**os.environ, "GIT_OBJECT_DIRECTORY": quarantine}
-    env.pop("GIT_ALTERNATE_OBJECT_DIRECTORIES", None)
+    # None unsets: without alternates, only the quarantine's own objects are listed.
+    env = {"GIT_OBJECT_DIRECTORY": quarantine, "GIT_ALTERNATE_OBJECT_DIRECTORIES": None}
     listing = ("cat-file", "--batch-all-objects", f"--batch-check={_DESCRIPTION}")
     return _described(_git(git_dir, *listing, env=env))
 
@@ -145,11 +143,7 @@ class ObjectReader:
     """
 
     def __init__(self, git_dir: Path) -> None:
-        self._process = subprocess.Popen(
-            ["git", f"--git-dir={git_dir}", *_GIT_OPTIONS, "cat-file", "--batch"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-        )
+        self._process = GitRunner(git_dir, git_dir=git_dir).start("cat-file", "--batch")
 
     def read(self, sha: str) -> tuple[str, bytes]:
         """(type, content) of one object."""
