@@ -4,8 +4,9 @@ environment variables."""
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from memsync.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from memsync.memory.dates import RelativeDate, find_relative_dates, rewrite_relative_dates
@@ -86,13 +87,7 @@ _SOURCES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _SOURCES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _SOURCES)
 
 
 __all__ = [
