@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memsync.client.server import SessionReport
-from memsync.dream.sessions import TranscriptDirectory
 from memsync.extract.privacy import PrivateText, scrub_transcript
+from memsync.extract.sessions import TranscriptDirectory
 from memsync.extract.transcript import read_transcript
 from memsync.secrets.transcripts import redact_transcript
 

@@ -2,7 +2,8 @@
 
 - :mod:`~memsync.dream.gates` — whether to dream now (D1), cheapest gate first;
 - :mod:`~memsync.dream.locks` — the file lock and the Redis lock (D2);
-- :mod:`~memsync.dream.sessions` — sessions and the scan throttle on a developer machine;
+- :mod:`~memsync.dream.sessions` — the scan throttle on a developer machine (its sessions
+  are :mod:`memsync.extract.sessions`);
 - :mod:`~memsync.dream.engine` — what an engine gets and returns; the engines themselves
   live in ``deterministic``/``llm`` and are chosen by name in :mod:`~memsync.dream.engine_choice`;
 - :mod:`~memsync.dream.run` — one dream under both locks, committed on ``dream/<id>`` (D5);

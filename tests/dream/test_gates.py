@@ -14,7 +14,8 @@ import pytest
 
 from memsync.dream.gates import Gate, GateConfig, evaluate_gates
 from memsync.dream.locks import ConsolidationLock
-from memsync.dream.sessions import ScanStateFile, TranscriptDirectory, default_transcripts_dir
+from memsync.dream.sessions import ScanStateFile
+from memsync.extract.sessions import TranscriptDirectory, default_transcripts_dir
 
 HOUR = 3600
 

@@ -138,9 +138,9 @@ def run_dream_command(args: argparse.Namespace) -> int:
         local_lock_name,
         run_dream,
     )
-    from memsync.dream.sessions import (
+    from memsync.dream.sessions import ScanStateFile
+    from memsync.extract.sessions import (
         NoTranscripts,
-        ScanStateFile,
         TranscriptDirectory,
         default_transcripts_dir,
     )
