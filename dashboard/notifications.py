@@ -36,6 +36,9 @@ from .models import (
 from .queue import queue_delivery
 
 SIGNATURE_HEADER = "X-Memsync-Signature"
+# The same on every attempt of one delivery: a receiver that sees it twice (a worker
+# died after the POST, before recording it) can drop the repeat.
+DELIVERY_HEADER = "X-Memsync-Delivery"
 EMAIL_TARGET = "email: "
 # A receiver that takes longer is treated as down; the worker is not held for minutes.
 POST_TIMEOUT = 10
@@ -157,7 +160,7 @@ def _send(delivery: Delivery) -> int | None:
     if delivery.webhook is None:
         _send_email(delivery)
         return None  # mail has no response code
-    return _post(delivery.webhook, delivery.payload)
+    return _post(delivery.webhook, delivery.payload, delivery.pk)
 
 
 def webhook_body(hook_format: str, payload: dict[str, Any]) -> bytes:
@@ -172,9 +175,13 @@ def signature(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
 
 
-def _post(hook: Webhook, payload: dict[str, Any]) -> int:
+def _post(hook: Webhook, payload: dict[str, Any], delivery_id: int) -> int:
     body = webhook_body(hook.format, payload)
-    headers = {"Content-Type": "application/json", "User-Agent": "memsync-webhook"}
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "memsync-webhook",
+        DELIVERY_HEADER: str(delivery_id),
+    }
     if hook.secret:
         headers[SIGNATURE_HEADER] = signature(hook.secret, body)
     # The form allows http(s) only; a row made elsewhere (the admin) is checked here too,

@@ -75,6 +75,9 @@ def test_a_conflict_is_posted_to_each_webhook_in_its_format(
         "details": {"conflict_id": conflict.pk, "member": "bob", "path": "notes.md"},
     }
     assert "X-Memsync-Signature" not in generic.headers
+    # One id per delivery, the same on every attempt, for a receiver to drop repeats.
+    ids = {str(pk) for pk in Delivery.objects.values_list("pk", flat=True)}
+    assert {slack.headers["X-Memsync-Delivery"], generic.headers["X-Memsync-Delivery"]} == ids
     for delivery in Delivery.objects.all():
         assert (delivery.status, delivery.attempts, delivery.response_code) == (
             DeliveryStatus.DELIVERED, 1, 200,
@@ -98,6 +101,9 @@ def test_a_failed_delivery_is_recorded_and_given_up_after_the_last_attempt(
     assert delivery.response_code == 502
     assert delivery.last_error.startswith("HTTP 502")
     assert len(webhook_receiver.received) == 3
+    assert {post.headers["X-Memsync-Delivery"] for post in webhook_receiver.received} == {
+        str(delivery_id)
+    }
 
 
 def test_an_unreachable_webhook_is_recorded_with_the_reason(world: World, settings):
