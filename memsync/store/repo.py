@@ -335,7 +335,7 @@ class MemoryRepo:
         else:
             # Each "rev:path" is a walk of the directory's tree inside cat-file: quadratic
             # over a 10,000-file directory (25 s). One ls-tree gives every blob id at once.
-            ids = self._blob_ids(rev)
+            ids = self.blobs(rev)
             wanted = [p for p in wanted if p in ids]
             names = [ids[p] for p in wanted]
         request = "".join(f"{name}\n" for name in names).encode()
@@ -350,18 +350,6 @@ class MemoryRepo:
                 found[path] = out[position : position + size]
                 position += size + 1
         return found
-
-    def _blob_ids(self, rev: str) -> dict[str, str]:
-        """path → blob id of every file in the tree at ``rev`` (one ``git ls-tree``)."""
-        status, output = self._git.run_bytes_status("ls-tree", "-r", "-z", f"{rev}^{{commit}}")
-        ids = {}
-        if status == 0:
-            for record in output.split(b"\0"):
-                meta, _, name = record.partition(b"\t")
-                fields = meta.split(b" ")
-                if len(fields) == 3 and fields[1] == b"blob":
-                    ids[name.decode("utf-8", "replace")] = fields[2].decode()
-        return ids
 
     def log(
         self,
