@@ -13,17 +13,14 @@ must extract those messages exactly once.
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
 
-from dashboard.models import Membership, Project, Role, Run, RunKind, SessionRecord
+from dashboard.models import Project, Run, RunKind, SessionRecord
 from dashboard.services.extraction import request_extraction
-from dashboard.sync import create_repository
 from memsync.store import MemoryRepo
-from tests.extract.sessions import SessionLog
+from tests.extract.uploads import uploaded_session
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker, pytest.mark.slow]
 
@@ -39,25 +36,6 @@ HOLD_BRANCH_MOVE = """#!/bin/sh
 if grep -q ' refs/heads/extractions/' && [ -e '{hold}' ]; then touch '{reached}'; sleep 120; fi
 exit 0
 """
-
-
-def _uploaded_session(tmp_path: Path) -> tuple[Project, SessionRecord]:
-    bob = User.objects.create_user(f"bob-{tmp_path.name[-8:]}", "bob@example.com")
-    project = Project.objects.create(
-        slug=f"crash-{time.monotonic_ns()}", name="Crash", allow_transcripts=True
-    )
-    Membership.objects.create(project=project, user=bob, role=Role.MEMBER)
-    create_repository(project)
-    log = SessionLog().turn("Remember that the mobile team owns the release calendar.")
-    path = log.write(project.transcripts_dir)
-    record = SessionRecord.objects.create(
-        project=project,
-        user=bob,
-        session_id=log.session_id,
-        touched_at=datetime.now(UTC),
-        transcript=path.relative_to(project.base_dir).as_posix(),
-    )
-    return project, record
 
 
 def _install_hold(project: Project, hook: str, script: str, tmp_path: Path) -> tuple[Path, Path]:
@@ -85,7 +63,7 @@ def _kill_mid_extraction_then_redeliver(
     tmp_path: Path, celery_worker_factory, hook: str, script: str
 ) -> tuple[MemoryRepo, SessionRecord]:
     """Returns once the redelivered task has finished and anything it landed is merged."""
-    project, record = _uploaded_session(tmp_path)
+    project, record = uploaded_session(f"crash{tmp_path.name[-8:]}")
     hold, reached = _install_hold(project, hook, script, tmp_path)
     first = celery_worker_factory(queues="memsync")
 

@@ -6,37 +6,21 @@ cursor the dead run never moved."""
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import User
 from django.utils import timezone
 
-from dashboard.models import Membership, Project, Role, Run, RunKind, RunStatus, SessionRecord
+from dashboard.models import Run, RunKind, RunStatus
 from dashboard.recovery import abandon_dead_runs
-from dashboard.sync import create_repository
-from tests.extract.sessions import SessionLog
+from tests.extract.uploads import uploaded_session
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 
 
 def test_a_dead_extraction_gives_its_messages_back_and_runs_again(celery_worker):
-    bob = User.objects.create_user("bob-dead", "bob@example.com")
-    project = Project.objects.create(
-        slug=f"dead-{time.monotonic_ns()}", name="Dead", allow_transcripts=True
-    )
-    Membership.objects.create(project=project, user=bob, role=Role.MEMBER)
-    create_repository(project)
-    log = SessionLog().turn("Remember that the mobile team owns the release calendar.")
-    path = log.write(project.transcripts_dir)
-    record = SessionRecord.objects.create(
-        project=project,
-        user=bob,
-        session_id=log.session_id,
-        touched_at=datetime.now(UTC),
-        transcript=path.relative_to(project.base_dir).as_posix(),
-        extraction_task="0f5e2c1a-dead-task",  # held by the run below when its worker died
-    )
+    # Held by the run below when its worker died.
+    project, record = uploaded_session("dead", extraction_task="0f5e2c1a-dead-task")
     started = timezone.now() - timedelta(minutes=5)
     dead = Run.objects.create(
         project=project,
@@ -47,7 +31,7 @@ def test_a_dead_extraction_gives_its_messages_back_and_runs_again(celery_worker)
         started_at=started,
         created_at=started,
         session=record,
-        detail={"session": log.session_id},
+        detail={"session": record.session_id},
     )
     alive = Run.objects.create(
         project=project,
