@@ -122,10 +122,15 @@ def test_the_push_runs_after_claude_code_is_gone_and_reaches_the_server(claude_c
         )
         return done.returncode == 0
 
+    log = state_dir(team_dir) / LOG_NAME
+
+    def finished() -> bool:
+        # The ref reaches the server a moment before the pusher logs that it is done.
+        return pushed() and "push finished" in log.read_text()
+
     # The SessionEnd hook is over long before the push could be: it ran on its own.
-    assert wait_for(pushed), (state_dir(team_dir) / LOG_NAME).read_text()
-    log = (state_dir(team_dir) / LOG_NAME).read_text()
-    assert "push started" in log and "push finished (status 0)" in log
+    assert wait_for(finished), log.read_text()
+    assert "push started" in log.read_text() and "push finished (status 0)" in log.read_text()
     assert hook_seconds(run, "Stop"), "Claude Code recorded no Stop hook"
 
 
