@@ -17,7 +17,7 @@ from memsync.sync.status import unmerged_members
 from .. import sync
 from ..models import Project, RunKind, RunStatus
 from ..queue import queue_dream_gate_check, queue_merge
-from ..recovery import abandon_dead_runs, queue_unextracted_uploads
+from ..recovery import abandon_dead_runs, queue_held_uploads, queue_unextracted_uploads
 from ..runs import finish_run, start_run
 
 
@@ -95,8 +95,10 @@ def sweep_unmerged() -> str:
         for username in extractions:
             queue_merge(project.pk, username, branch=extraction_branch(username))
             queued += 1
+    redactions, dropped = queue_held_uploads()
     uploads = queue_unextracted_uploads()
     return (
-        f"{queued} member merges queued, {uploads} extractions queued, "
+        f"{queued} member merges queued, {redactions} redactions queued, "
+        f"{uploads} extractions queued, {dropped} unclaimed uploads removed, "
         f"{len(abandoned)} abandoned runs"
     )
