@@ -294,6 +294,7 @@ def _kind(name: str, where: Where, make: Maker, settings: tuple[str, ...] = TOKE
 
 
 CURL = "curl -sS -H 'Authorization: Bearer {}' https://api.acme.example/v1/me"
+HEADER = "curl -sS -H 'Authorization: {}' https://api.acme.example/v1/me"
 KINDS: tuple[Kind, ...] = (
     _kind(
         "aws-access-key-id",
@@ -741,7 +742,7 @@ KINDS: tuple[Kind, ...] = (
     ),
     _kind(
         "bearer-opaque",
-        _where("API token", "API_TOKEN", "api", CURL),
+        _where("API token", "API_TOKEN", "api", HEADER),
         _opaque_bearer,
         ("shell", "note", "jsonl", "de"),
     ),

@@ -13,39 +13,35 @@ import pytest
 from tests.heldout.secrets import lookalikes, secrets
 from tests.heldout.secrets.measure import Results, measure, report
 
-# Kinds caught in no setting at all.
-KNOWN_MISSES: dict[str, str] = {
-    "bearer-opaque": "a prefix-less token after `Authorization: Bearer` is not looked at",
-    "curl-user-password": "`curl -u user:password` is not looked at",
-    "discord-webhook": "Discord webhook URLs are not among the formats",
-    "docker-login-password": "`docker login --password <pw>` is not looked at",
-    "kube-client-key-data": "a base64-wrapped PEM key (kubeconfig client-key-data) is not decoded",
-}
+# Kinds caught in no setting at all. None since the rules added for the misses this
+# corpus found (each tuned on tests/secrets/corpus.py, not here); before them:
+# bearer-opaque, curl-user-password, discord-webhook, docker-login-password and
+# kube-client-key-data.
+KNOWN_MISSES: dict[str, str] = {}
 
-# Kinds caught in some settings: the number caught, and why the rest are missed.
+# Kinds caught in some settings: the number caught, and why the rest are missed. Every
+# one left is a password or key written in a sentence with nothing machine-readable
+# beside it (no operator after a secret-named word, no option, no URL): telling it from
+# prose needs more than a pattern, and a pattern loose enough would refuse prose.
 PARTIAL: dict[str, tuple[int, str]] = {
-    "api-key-assignment": (4, "`api_key` inside a JS object literal, and in prose"),
-    "aws-secret-access-key": (9, "an `export NAME=value` line in a console block"),
-    "basic-auth-header": (2, "`Basic <base64>` outside a curl -H or Authorization: line"),
-    "cli-password-flag": (2, "in prose the value has no flag or secret-named key"),
-    "db-password-env": (2, "DB_PASSWORD in YAML, in a transcript tool result, in prose"),
-    "kube-token": (3, "an EKS `k8s-aws-v1.` token in prose"),
-    "npmrc-legacy-uuid": (2, "`npm config set …:_authToken <uuid>` (a space, not `=`)"),
-    "password-assignment": (4, "`password` in a JS object, in prose, in Chinese and German"),
-    "secret-key-assignment": (4, "`secret_key=…` in a transcript tool result"),
-    "sshpass": (1, "the password in prose, and sshpass in a transcript's tool call"),
+    "cli-password-flag": (2, "in prose: 'the password is X and it goes in the header'"),
+    "curl-user-password": (1, "`user:password` in prose, without curl's -u before it"),
+    "db-password-env": (3, "in prose: 'the DB password is X', 'here's the DB password: X'"),
+    "docker-login-password": (1, "in prose: 'registry password for CI is `X`'"),
+    "password-assignment": (5, "in prose, and in Chinese and German sentences"),
+    "secret-key-assignment": (4, "in prose: 'here's the secret key, use it …: X'"),
+    "sshpass": (2, "in prose: 'SSH password for CI is `X`'"),
 }
 
-# Look-alike kinds with a false positive, and which.
-KNOWN_FALSE_POSITIVES: dict[str, tuple[int, str]] = {
-    "encrypted-value": (2, "SOPS ENC[…] and Ansible !vault values of a secret-named key"),
-    "placeholder": (2, "a run of x after ghp_, and postgres://USER:PASSWORD@HOST"),
-    "reference": (1, "`password = getpass.getpass(…)` judged as a literal"),
-}
+# Look-alike kinds with a false positive, and which. None since the masked-key, URL
+# placeholder, function-call, SOPS and YAML-tag judgements; before them: `ghp_` and a
+# run of x, postgres://USER:PASSWORD@HOST, `password = getpass.getpass(…)`, a SOPS
+# ENC[…] value and an Ansible `!vault` value.
+KNOWN_FALSE_POSITIVES: dict[str, tuple[int, str]] = {}
 
-DETECTION_FLOOR = 0.93  # measured 93.4% (604 of 647)
-REDACTION_FLOOR = 0.91  # measured 92.1%
-FALSE_POSITIVE_CEILING = 0.05  # measured 4.5% (5 of 112)
+DETECTION_FLOOR = 0.975  # measured 98.0% (634 of 647); 93.4% before the fixes
+REDACTION_FLOOR = 0.975  # measured 98.0%; 92.1% before
+FALSE_POSITIVE_CEILING = 0.01  # measured 0.0% (0 of 112); 4.5% before
 
 
 @pytest.fixture(scope="module")
