@@ -56,7 +56,8 @@ MIN_KEY_ENTROPY = 3.2
 
 # A secret-named environment variable's fallback in code:
 # `os.environ.get("DB_PASSWORD", "…")`, `os.getenv("API_KEY", "…")`,
-# `ENV.fetch("SECRET_TOKEN", "…")` — the literal is the secret whenever the variable is unset.
+# `ENV.fetch("SECRET_TOKEN", "…")`, Laravel's `env('DB_PASSWORD', '…')` — the literal is
+# the secret whenever the variable is unset.
 _FALLBACK = re.compile(
     r"(?:getenv|environ\.get|env\.get|ENV\.fetch|env)\(\s{0,3}[\"'](?:[A-Za-z0-9]{1,30}[_.-]){0,4}"
     rf"(?:(?P<pw>{_PASSWORD_WORDS})|(?P<key>{_KEY_WORDS})){_NOT_THE_SECRET}"
@@ -123,7 +124,8 @@ FALLBACK_RULE = Rule(
     id="secret-assignment",
     description="secret assigned to a secret-named setting",
     pattern=_FALLBACK,
-    literals=("getenv", "env"),
+    # Not "env" alone: it is on every other line of a deploy note.
+    literals=("getenv", "environ.get", "env.get", "env.fetch", "env("),
     source="memsync",
     locate=assigned_secret,
 )
