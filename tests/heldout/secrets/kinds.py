@@ -131,7 +131,7 @@ def _gcp_service_account(rng: random.Random) -> Pasted:
     }
     text = json.dumps(fields, indent=2, ensure_ascii=False)
     head, tail = text.split("\ue001")
-    armour = "-----BEGIN PRIVATE KEY-----\\n"
+    armour = glue("-----BEGIN PRIVATE", " KEY-----\\n")
     body_escaped = body.replace("\n", "\\n")
     return Pasted(head + armour, body_escaped, "\\n-----END PRIVATE KEY-----\\n" + tail)
 
@@ -234,8 +234,10 @@ def _pgp(rng: random.Random) -> Pasted:
 def _putty(rng: random.Random) -> Pasted:
     public = s.wrap(s.b64(b"\x00\x00\x00\x0bssh-ed25519" + s.noise(rng, 36)), 64)
     head = (
-        "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: deploy@acme\n"
-        f"Public-Lines: {len(public)}\n" + "\n".join(public) + "\nPrivate-Lines: 1\n"
+        glue("PuTTY-User-Key", "-File-3: ssh-ed25519\nEncryption: none\nComment: deploy@acme\n")
+        + f"Public-Lines: {len(public)}\n"
+        + "\n".join(public)
+        + "\nPrivate-Lines: 1\n"
     )
     private = s.b64(s.noise(rng, 36))
     return Pasted(head, private, f"\nPrivate-MAC: {s.draw(rng, s.HEX, 64)}")
