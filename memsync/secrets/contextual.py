@@ -17,6 +17,7 @@ import re
 from memsync.secrets.judgement import (
     REDACTION_MARKER,
     character_classes,
+    is_code,
     is_placeholder,
     is_wordlike,
     shannon_entropy,
@@ -92,6 +93,8 @@ def assigned_secret(match: re.Match[str]) -> tuple[int, int] | None:
     start, value = found
     if match.groupdict().get("bare") is not None:
         value = value.rstrip(".")  # the end of a sentence
+        if is_code(value):
+            return None
     if value.startswith(REDACTION_MARKER):
         return None
     # A URL or a path is where a secret is, not the secret (a password inside a URL

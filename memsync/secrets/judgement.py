@@ -43,8 +43,9 @@ _REFERENCE = re.compile(
     )""",
     re.VERBOSE,
 )
-# A function call (`getpass.getpass(`, `read_secret(`) computes the secret at run time.
-_CALL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\(")
+# Code, not a value: a function call (`getpass.getpass(`, `read_secret(`) computes the
+# secret at run time, and a type (`password: Optional[str] = None`) only declares one.
+_CALL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*[(\[]")
 # A YAML tag alone (`!vault |`, `!Ref DbPassword`, Home Assistant's `!secret wifi`): the
 # value is encrypted or looked up elsewhere.
 _YAML_TAG = re.compile(r"^!!?[A-Za-z]+$")
@@ -124,7 +125,7 @@ def is_placeholder(value: str) -> bool:
         return True
     if folded.startswith(("your", "my-", "my_", "insert", "replace", "enter", "put-")):
         return True
-    if _REFERENCE.match(stripped) or _IDENTIFIER_PATH.match(stripped) or _CALL.match(stripped):
+    if _REFERENCE.match(stripped) or _IDENTIFIER_PATH.match(stripped):
         return True
     if _YAML_TAG.match(stripped):
         return True
@@ -133,6 +134,12 @@ def is_placeholder(value: str) -> bool:
     if _MASKED.search(stripped):
         return True
     return is_documented_example(stripped)
+
+
+def is_code(value: str) -> bool:
+    """Whether an unquoted value is an expression (a call, a type), not a literal; a
+    quoted `"Summer[2024]"` is a value whatever it holds."""
+    return bool(_CALL.match(value))
 
 
 def is_masked(secret: str) -> bool:

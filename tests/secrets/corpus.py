@@ -283,6 +283,11 @@ KINDS: dict[str, Maker] = {
     "spaced-api-key": lambda r: (v := r.mixed(ALNUM, 32), f"Vendor API key: {v}"),
     "percent-password": lambda r: (v := "%" + r.password(), f"password: {v}"),
     "pgpassword-env": lambda r: (v := r.password(), f"PGPASSWORD={v} psql -h db -U app"),
+    # Quoted, a bracket is part of the password, not a type subscript.
+    "quoted-password-with-brackets": lambda r: (
+        v := f"{r.s(string.ascii_letters, 6)}[{r.s(string.digits, 4)}]!",
+        f'password = "{v}"',
+    ),
 }
 
 
@@ -352,6 +357,8 @@ def corpus_look_alikes(seed: int = SEED) -> list[LookAlike]:
         ("computed-values", "api_key: ENC[AES256_GCM,data:Zm9vYmFy,iv:YWJj,tag:ZGVm,type:str]"),
         ("computed-values", "password: !Ref DatabasePassword"),
         ("computed-values", "wifi_password: !secret wifi_password"),
+        ("computed-values", "    password: Optional[str] = None"),
+        ("computed-values", "    api_secret: Mapped[bytes] = mapped_column(LargeBinary)"),
         ("prose", "Bearer tokens and Basic auth are both accepted by the gateway."),
         ("prose", "Send the Bearer scheme (RFC 6750) with an access token from the login flow."),
         ("option-references", "curl -u $DEPLOY_USER:$DEPLOY_TOKEN https://artifacts.internal"),
