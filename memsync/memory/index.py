@@ -140,7 +140,10 @@ def _parse_entry(content: str, line: int) -> IndexEntry | None:
 # The parts of an entry line but its number. The same lines are parsed again and again
 # (every edit of an index, every trial layout of the dream's index budget); matching
 # each once keeps a 10,000-entry index from costing a regex match per line per parse.
-@functools.lru_cache(maxsize=16384)
+# Sized for the lines of a 10,000-memory dream (MEMORY.md's and its sub-indexes', each
+# edited a few times): a smaller cache is emptied before a parse comes round again, and
+# the dream then grows faster than the memories.
+@functools.lru_cache(maxsize=65536)
 def _entry_parts(content: str) -> tuple[str, str, str, str, str, str, str, str] | None:
     match = _ENTRY.match(content)
     if match is None:
