@@ -166,16 +166,14 @@ def _entry_parts(content: str) -> tuple[str, str, str, str, str, str, str, str] 
 
 def split_lines(text: str) -> list[tuple[str, str]]:
     """(content, ending) pairs; joining them gives back `text` exactly."""
-    lines: list[tuple[str, str]] = []
     parts = text.split("\n")
-    for position, part in enumerate(parts):
-        if position == len(parts) - 1:
-            if part:
-                lines.append((part, ""))
-        elif part.endswith("\r"):
-            lines.append((part[:-1], "\r\n"))
-        else:
-            lines.append((part, "\n"))
+    last = parts.pop()
+    if "\r" in text:
+        lines = [(p[:-1], "\r\n") if p.endswith("\r") else (p, "\n") for p in parts]
+    else:  # the common case, without a test per line
+        lines = [(part, "\n") for part in parts]
+    if last:
+        lines.append((last, ""))
     return lines
 
 
@@ -204,7 +202,10 @@ class MemoryIndex:
         headings: dict[int, str] = {}
         fence: str | None = None
         for number, (content, _ending) in enumerate(self._lines, start=1):
-            opened = _FENCE.match(content)
+            # A fence has three backticks or tildes, a heading a "#": most lines have
+            # neither, and a substring test is far cheaper than the patterns.
+            fenced = "```" in content or "~~~" in content
+            opened = _FENCE.match(content) if fenced else None
             if fence is not None:
                 if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence):
                     fence = None
@@ -212,7 +213,7 @@ class MemoryIndex:
             if opened:
                 fence = opened["fence"]
                 continue
-            if _HEADING.match(content):
+            if "#" in content and _HEADING.match(content):
                 headings[number] = content
                 continue
             entry = _parse_entry(content, number)
