@@ -328,10 +328,13 @@ _EXACT_WORD = re.compile(r"\w+")
 
 def _content_words(folded: str) -> frozenset[str]:
     """`content_words` of text already normalised and case-folded."""
-    words = (_ASCII_WORD if folded.isascii() else _WORD).findall(folded)
+    if folded.isascii():  # no Chinese: every word is one word
+        return frozenset(
+            _canonical(word) for word in set(_ASCII_WORD.findall(folded)) if word not in STOPWORDS
+        )
     found: set[str] = set()
     # Each distinct word once: what a word adds does not depend on how often it occurs.
-    for word in set(words):
+    for word in set(_WORD.findall(folded)):
         if _CJK_START.match(word):
             chars = [c for c in word if c not in STOPWORDS]
             found.update(a + b for a, b in itertools.pairwise(chars))
