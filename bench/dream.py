@@ -27,12 +27,20 @@ machine), how each CPU ratio grows from the smallest size (flat growth: the drea
 stays linear in the memories), the peak RSS of the process during the run, and the
 whole run once more on the same ``main`` (the canary answers then come from the cache
 the first run kept; the result is checked to be the same).
+
+    python bench/dream.py --digest 2000,10000
+
+prints a digest of all a dream of the bench's corpus gives (files, notes, summary,
+stale list, canary result, trailers): run it before and after a change meant only to
+make the dream faster, and the digests must be equal.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
+import json
 import os
 import shutil
 import statistics
@@ -323,13 +331,66 @@ def bench_growth(base: Path, sizes: list[int]) -> None:
         shutil.rmtree(corpus.root)
 
 
+def _tree_digests(root: Path) -> dict[str, str]:
+    return {
+        path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and ".git" not in path.relative_to(root).parts
+    }
+
+
+def dream_output(base: Path, size: int) -> str:
+    """A digest of everything a deterministic dream of the bench's corpus gives: the
+    engine's files, summary, notes and stale list, and the whole run's proposal (tree,
+    message with its trailers, canary result, counts). Equal digests before and after
+    a change to the dream's speed show its output did not change."""
+    from memsync.dream.deterministic import DeterministicEngine
+    from memsync.dream.engine import Scope
+    from memsync.dream.run import DreamRequest, run_dream
+    from memsync.store import MemoryRepo
+    from tests.dream.corpus import RecordingProgress, build_corpus, commit_corpus
+
+    corpus = build_corpus(base / f"digest-{size}", memories=size)
+    copy = base / f"digest-{size}-copy"
+    shutil.copytree(corpus.root, copy)
+    result = DeterministicEngine().consolidate(
+        corpus.context(Scope.PERSONAL, workdir=copy), RecordingProgress()
+    )
+    commit_corpus(corpus)
+    repo = MemoryRepo.init(corpus.root)
+    request = DreamRequest(
+        repo_path=corpus.root, engine=DeterministicEngine(), dream_id="digest", now=corpus.now
+    )
+    outcome = run_dream(request)
+    proposal = outcome.to_dict()
+    # Their ids have the time of the commits in them (`MemoryRepo.init` commits now).
+    proposal.pop("commit")
+    proposal.pop("base")
+    if outcome.commit is not None:
+        proposal["message"] = repo.commit_info(outcome.commit).message
+        proposal["tree"] = repo.read_many(outcome.commit, repo.files(outcome.commit))
+    output = {
+        "engine": [result.summary, result.files_touched, result.notes, result.stale],
+        "engine_tree": _tree_digests(copy),
+        "proposal": proposal,
+    }
+    text = json.dumps(output, sort_keys=True, ensure_ascii=False, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--projects", type=int, default=10_000)
     parser.add_argument("--memories", type=int, default=2_000)
     parser.add_argument("--loops", type=int, default=20_000)
     parser.add_argument("--growth", help="only the dream's ratios at these sizes: 500,2000,10000")
+    parser.add_argument("--digest", help="only a digest of the dream's output at these sizes")
     options = parser.parse_args()
+    if options.digest:
+        with tempfile.TemporaryDirectory(prefix="memsync-bench-dream-") as tmp:
+            for size in options.digest.split(","):
+                print(f"{int(size):>6} memories: output {dream_output(Path(tmp), int(size))}")
+        return
     if options.growth:
         with tempfile.TemporaryDirectory(prefix="memsync-bench-dream-") as tmp:
             bench_growth(Path(tmp), [int(size) for size in options.growth.split(",")])
