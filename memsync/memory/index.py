@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -31,6 +31,7 @@ __all__ = [
     "MAX_INDEX_UNITS",
     "IndexEntry",
     "MemoryIndex",
+    "entry_titles",
     "format_entry",
     "link_file",
     "split_lines",
@@ -184,6 +185,35 @@ def _utf8_len(text: str) -> int:
         return len(text.encode("utf-8", "surrogatepass"))
 
 
+def _outside_fences(contents: Iterable[str]) -> Iterator[tuple[int, str, bool]]:
+    """(number, content, is a heading) of each line outside code fences, the fence
+    lines themselves left out: where a reader of the index looks for entries."""
+    fence: str | None = None
+    for number, content in enumerate(contents, start=1):
+        # A fence has three backticks or tildes, a heading a "#": most lines have
+        # neither, and a substring test is far cheaper than the patterns.
+        fenced = "```" in content or "~~~" in content
+        opened = _FENCE.match(content) if fenced else None
+        if fence is not None:
+            if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence):
+                fence = None
+            continue
+        if opened:
+            fence = opened["fence"]
+            continue
+        yield number, content, "#" in content and _HEADING.match(content) is not None
+
+
+def entry_titles(lines: Iterable[str]) -> list[str]:
+    """The titles of the entries `MemoryIndex` finds in these lines (without line
+    endings), as written: for a caller that needs no more, without building entries."""
+    return [
+        parts[0]
+        for _number, content, heading in _outside_fences(lines)
+        if not heading and (parts := _entry_parts(content)) is not None
+    ]
+
+
 class MemoryIndex:
     """A parsed `MEMORY.md`. Never raises on content; renders back byte for byte."""
 
@@ -200,20 +230,8 @@ class MemoryIndex:
         self._decode_problem = decode_problem
         entries: list[IndexEntry] = []
         headings: dict[int, str] = {}
-        fence: str | None = None
-        for number, (content, _ending) in enumerate(self._lines, start=1):
-            # A fence has three backticks or tildes, a heading a "#": most lines have
-            # neither, and a substring test is far cheaper than the patterns.
-            fenced = "```" in content or "~~~" in content
-            opened = _FENCE.match(content) if fenced else None
-            if fence is not None:
-                if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence):
-                    fence = None
-                continue
-            if opened:
-                fence = opened["fence"]
-                continue
-            if "#" in content and _HEADING.match(content):
+        for number, content, heading in _outside_fences(content for content, _ in self._lines):
+            if heading:
                 headings[number] = content
                 continue
             entry = _parse_entry(content, number)

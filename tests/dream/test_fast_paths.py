@@ -23,6 +23,7 @@ from memsync.dream.deterministic import _DATE_HINT, _has_date_hint
 from memsync.dream.index_edit import IndexLines
 from memsync.memory import MemoryIndex
 from memsync.memory.decoding import BOM
+from memsync.memory.index import entry_titles
 from tests.dream.corpus import build_corpus
 
 TRICKY_DATES = [
@@ -117,3 +118,17 @@ def test_an_index_parsed_from_its_lines_is_the_parse_of_its_text(lines):
         assert parsed.render() == expected.render()
         assert parsed.entries == expected.entries
         assert parsed.lines == expected.lines
+
+
+def test_entry_titles_are_the_titles_of_the_parsed_entries():
+    text = (
+        "# Memory overflow\n\n## Projects\n- [A \\[x\\]](../a.md) — one\n"
+        "```\n- [In a fence](b.md)\n"
+        "```\n### Deeper\n- [C](../c.md)\n~~~~\n- [Fenced too](d.md)\n~~~~~\n  * [E](e.md): five\n"
+    )
+    lines = IndexLines.parse(text)
+
+    titles = entry_titles(lines.contents())
+
+    assert titles == [entry.title for entry in MemoryIndex.parse(text).entries]
+    assert titles == ["A \\[x\\]", "C", "E"]
