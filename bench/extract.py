@@ -35,12 +35,23 @@ from memsync.store import MemoryRepo
 from stack import ROOT, build_history, median_ms
 
 sys.path.insert(0, str(ROOT))  # for tests.extract.sessions
-from tests.extract.sessions import SessionLog  # noqa: E402
+from tests.extract.sessions import SessionLog
 
 MEMSYNC = Path(sys.executable).with_name("memsync")
 # Made-up subjects, one per round, so each round saves a new memory (not an update).
-_SERVICES = "ledger billing atlas harbor quartz falcon meadow tundra cobalt saffron".split()
-_DAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+_SERVICES = [
+    "ledger",
+    "billing",
+    "atlas",
+    "harbor",
+    "quartz",
+    "falcon",
+    "meadow",
+    "tundra",
+    "cobalt",
+    "saffron",
+]
+_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
 
 def statement(round_: int) -> str:

@@ -40,8 +40,8 @@ from memsync.extract.explicit import (
 from memsync.memory import (
     INDEX_FILENAME,
     MAX_ENTRY_CHARS,
-    TEAM_DIRNAME,
     STRUCTURED_TYPES,
+    TEAM_DIRNAME,
     MemoryFile,
     MemoryIndex,
     is_topic_path,
