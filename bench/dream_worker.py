@@ -28,7 +28,7 @@ from memsync.processes import worker_command
 from stack import ROOT, Stack, throwaway_stack
 
 sys.path.insert(0, str(ROOT))  # for tests.dream.corpus
-from tests.dream.corpus import build_corpus  # noqa: E402
+from tests.dream.corpus import build_corpus
 
 SLUG = "bench"
 FINISHED = {
