@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 from memsync.client.errors import CommandError
 
@@ -33,14 +33,29 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="memsync", description="Git-backed team memory for coding agents."
     )
-    parser.add_argument("--version", action="version", version=f"memsync {_installed_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).register(subparsers)
     return parser
 
 
+class _VersionAction(argparse.Action):
+    """``--version``, looked up only when asked: reading the installed distributions'
+    metadata costs every command (the prompt hook, an extraction) tens of milliseconds."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        kwargs.setdefault("help", "show program's version number and exit")
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        print(f"memsync {_installed_version()}")
+        parser.exit()
+
+
 def _installed_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
     # A source checkout run without installing has no distribution metadata.
     try:
         return version("memsync")

@@ -41,18 +41,15 @@ from memsync.memory import (
     INDEX_FILENAME,
     MAX_ENTRY_CHARS,
     STRUCTURED_TYPES,
+    TEAM_DIRNAME,
     MemoryFile,
     MemoryIndex,
+    is_topic_path,
     rewrite_relative_dates,
 )
-from memsync.memory.layout import (
-    MemoryLayout,
-    create_memory,
-    detect_layout,
-    file_stem,
-    kebab_name,
-    memory_name,
-)
+from memsync.memory.layout import MemoryLayout, create_memory, file_stem, kebab_name, memory_name
+from memsync.recall.disk import DiskIndex
+from memsync.recall.manifest import layout_of
 from memsync.recall.rank import tokenize
 
 FORGET_THRESHOLD = 0.6
@@ -85,6 +82,7 @@ _SLUG_STOP = frozenset(
 )
 # Leading words a Chinese statement's subject starts after: 我是…, 请把…, 都用…
 _CJK_SLUG_SKIP = "我你他她它们是请把要都也就在"
+_TEAM_PREFIX = f"{TEAM_DIRNAME}/"  # the recall index also holds team memories: not ours
 _CJK_CLAUSE = re.compile(r"[，。、；：！？,.;:!?\n]")
 
 
@@ -92,17 +90,26 @@ _CJK_CLAUSE = re.compile(r"[，。、；：！？,.;:!?\n]")
 class _Directory:
     """The memory directory while requests are applied; written once at the end.
 
+    Only what the requests need is read (issue 14): ``MEMORY.md``, and the memories a
+    request may update or forget — those the recall index kept on disk between calls
+    (`memsync.recall.disk`, brought up to date with the files first) lists under the
+    request's words, a superset of the ones whose words decide. How many memories there
+    are and which layout most of them use come from the same index. Until `save`, the
+    files on disk are as they were before the run; `written` and `deleted` lie over them.
+
     Every read and write goes through `ConfinedRoot` (issue 10): a symlink in the
-    tree is never followed. Linked topic files are left out of `files`, and a linked
+    tree is never followed. Linked topic files are no memories here, and a linked
     ``MEMORY.md`` raises `ConfinementError`, which the run reports.
     """
 
     root: ConfinedRoot
     index: MemoryIndex
-    files: dict[str, MemoryFile]
-    written: dict[str, None] = field(default_factory=dict)
+    known: DiskIndex  # the memories as they are on disk before the run
+    on_disk: dict[str, MemoryFile | None] = field(default_factory=dict)  # read so far
+    written: dict[str, MemoryFile] = field(default_factory=dict)
     deleted: dict[str, None] = field(default_factory=dict)
     index_changed: bool = False
+    originals: dict[str, bytes | None] = field(default_factory=dict)  # filled by `save`
 
     @classmethod
     def read(cls, workdir: Path) -> _Directory:
@@ -112,31 +119,76 @@ class _Directory:
             if root.is_file(INDEX_FILENAME)
             else MemoryIndex.empty()
         )
-        files = {}
-        for entry in root.scan():
-            if entry.name == INDEX_FILENAME or not entry.name.endswith(".md"):
-                continue
-            if entry.kind is not EntryKind.FILE:
-                continue
-            memory = MemoryFile.parse(entry.name, root.read_bytes(entry.name))
-            if memory.is_text:
-                files[entry.name] = memory
-        return cls(root, index, files)
+        # Ages are not needed to compare words: asking Git for them is left to recall.
+        return cls(root, index, DiskIndex(workdir, ages=False))
+
+    def close(self) -> None:
+        self.known.close()
+
+    def get(self, path: str) -> MemoryFile | None:
+        """The memory at `path` as the run sees it (None: none there)."""
+        if path in self.deleted:
+            return None
+        if path in self.written:
+            return self.written[path]
+        return self._disk(path)
+
+    def _disk(self, path: str) -> MemoryFile | None:
+        if path not in self.on_disk:
+            memory = None
+            if is_topic_path(path) and self.root.kind(path) is EntryKind.FILE:
+                memory = MemoryFile.parse(path, self.root.read_bytes(path))
+            self.on_disk[path] = memory if memory is not None and memory.is_text else None
+        return self.on_disk[path]
+
+    def sharing(
+        self, terms: set[str], *, at_least: int = 1, heads: bool = False
+    ) -> dict[str, MemoryFile]:
+        """The memories that may hold `at_least` of `terms` (with `heads`, in their name or
+        description), in the order a directory listing gives, then those this run added."""
+        found = set(self.known.index.sharing(terms, at_least=at_least, heads=heads))
+        found = {path for path in found if not path.startswith(_TEAM_PREFIX)}
+        found |= {path for path in self.written if self._disk(path) is not None}
+        added = [path for path in self.written if self._disk(path) is None]
+        memories = {}
+        for path in [*sorted(found), *added]:
+            memory = self.get(path)
+            if memory is not None:
+                memories[path] = memory
+        return memories
+
+    def count(self) -> int:
+        """How many memories the directory holds now."""
+        before = sum(1 for path in self.known.index.paths() if not path.startswith(_TEAM_PREFIX))
+        added = sum(1 for path in self.written if self._disk(path) is None)
+        removed = sum(1 for path in self.deleted if self._disk(path) is not None)
+        return before + added - removed
+
+    def layout(self) -> MemoryLayout:
+        """The layout most memories use, as `detect_layout` over every file would say."""
+        counts = self.known.index.layouts(_TEAM_PREFIX)
+        for path in {*self.written, *self.deleted}:
+            was, now = self._disk(path), self.get(path)
+            if was is not None and (kind := layout_of(was)) is not None:
+                counts[kind] -= 1
+            if now is not None and (kind := layout_of(now)) is not None:
+                counts[kind] += 1
+        classic, current = counts[MemoryLayout.CLASSIC], counts[MemoryLayout.CURRENT]
+        return MemoryLayout.CLASSIC if classic > current else MemoryLayout.CURRENT
 
     def taken(self, name: str) -> bool:
         # Anything at the name counts, a link included: a dangling link is not "free".
-        return name in self.files or self.root.kind(name) is not None
+        # (A memory this run deleted is still on disk until `save`.)
+        return name in self.written or self.root.kind(name) is not None
 
     def put(self, memory: MemoryFile, title: str, hook: str) -> None:
-        self.files[memory.path] = memory
-        self.written[memory.path] = None
+        self.written[memory.path] = memory
         self.deleted.pop(memory.path, None)
         updated = self.index.with_entry(title, memory.path, hook)
         self.index_changed |= updated != self.index
         self.index = updated
 
     def remove(self, path: str) -> None:
-        self.files.pop(path, None)
         self.written.pop(path, None)
         self.deleted[path] = None
         updated = self.index.without_entry(path)
@@ -144,8 +196,15 @@ class _Directory:
         self.index = updated
 
     def save(self) -> None:
-        for path in self.written:
-            self.root.write(path, self.files[path].render())
+        """Write the changes, keeping what each changed path held before (`originals`):
+        the run compares against them, and puts them back if it refuses the result."""
+        touched = [*self.written, *self.deleted, *([INDEX_FILENAME] if self.index_changed else [])]
+        for path in touched:
+            self.originals[path] = (
+                self.root.read_bytes(path) if self.root.kind(path) is EntryKind.FILE else None
+            )
+        for path, memory in self.written.items():
+            self.root.write(path, memory.render())
         for path in self.deleted:
             self.root.unlink(path, missing_ok=True)
         if self.index_changed:
@@ -154,20 +213,26 @@ class _Directory:
 
 class DeterministicEngine:
     name = DETERMINISTIC
+    # Reads only what its requests need and reports what it changed (engine.py).
+    incremental = True
 
     def extract(self, request: ExtractionRequest) -> EngineOutcome:
         outcome = EngineOutcome(engine=self.name)
         directory = _Directory.read(request.workdir)
-        for message in request.messages:
-            for found in find_requests(message):
-                day = (found.timestamp or request.now).date()
-                if found.action == "remember":
-                    _remember(directory, found, day, request, outcome)
-                else:
-                    _forget(directory, found, outcome)
-        directory.save()
+        try:
+            for message in request.messages:
+                for found in find_requests(message):
+                    day = (found.timestamp or request.now).date()
+                    if found.action == "remember":
+                        _remember(directory, found, day, request, outcome)
+                    else:
+                        _forget(directory, found, outcome)
+            directory.save()
+        finally:
+            directory.close()
         outcome.written = list(directory.written)
         outcome.deleted = list(directory.deleted)
+        outcome.originals = dict(directory.originals)
         return outcome
 
 
@@ -192,13 +257,15 @@ def _remember(
     body = _body(kind, fact, statement.why if statement else None, day, is_chinese(text))
     existing = _same_subject(directory, kind, fact)
     if existing is not None:
-        memory = directory.files[existing].replace(description=description, body=body)
+        found_memory = directory.get(existing)
+        assert found_memory is not None  # _same_subject names a memory there
+        memory = found_memory.replace(description=description, body=body)
         title = _title_of(directory, existing, memory)
         verb = "updated"
     else:
         # Written as the installed Claude Code writes: the directory's own layout,
         # else the current one (kebab-case name, nested metadata; memsync.memory.layout).
-        layout = detect_layout(directory.files.values())
+        layout = directory.layout()
         title = _title(fact)
         slug = _slug(fact)
         name = memory_name(layout, title, kind, fact, slug)
@@ -222,7 +289,10 @@ def _remember(
 
 
 def _forget(directory: _Directory, found: ExplicitRequest, outcome: EngineOutcome) -> None:
-    ranked = rank_for_forget(found.text, directory.files)
+    # A memory holding none of the request's words scores 0: only those holding one are
+    # read, and the count of all of them weighs how rare each word is.
+    candidates = directory.sharing(forget_terms(found.text))
+    ranked = rank_for_forget(found.text, candidates, count=directory.count())
     best = ranked[0] if ranked else None
     runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
     if best is None or best[1] < FORGET_THRESHOLD:
@@ -242,11 +312,19 @@ def _forget(directory: _Directory, found: ExplicitRequest, outcome: EngineOutcom
     outcome.notes.append(f"#{found.message_index}: forgot {best[0]} ({best[1]:.2f})")
 
 
-def rank_for_forget(target: str, files: dict[str, MemoryFile]) -> list[tuple[str, float]]:
-    """Memories by how confidently `target` names them (0–1), best first; see the module
-    docstring for the measure."""
+def forget_terms(target: str) -> set[str]:
+    """The words of a "forget" request that say which memory (fillers left out)."""
     said = _FORGET_FILLER_ZH.sub(" ", target)
-    wanted = {term for term in tokenize(said) if term not in _FORGET_FILLER}
+    return {term for term in tokenize(said) if term not in _FORGET_FILLER}
+
+
+def rank_for_forget(
+    target: str, files: dict[str, MemoryFile], *, count: int | None = None
+) -> list[tuple[str, float]]:
+    """Memories by how confidently `target` names them (0–1), best first; see the module
+    docstring for the measure. `files` may be only those holding one of the request's
+    words (the others score 0) when `count` says how many memories there are in all."""
+    wanted = forget_terms(target)
     if not wanted or not files:
         return []
     heads: dict[str, set[str]] = {}
@@ -255,7 +333,7 @@ def rank_for_forget(target: str, files: dict[str, MemoryFile]) -> list[tuple[str
         stem = path.removesuffix(".md")
         heads[path] = set(tokenize(f"{memory.name or ''} {memory.description or ''} {stem}"))
         bodies[path] = set(tokenize(memory.body))
-    count = len(files)
+    count = len(files) if count is None else count
     weight = {}
     for term in wanted:
         holders = sum(1 for path in files if term in heads[path] or term in bodies[path])
@@ -275,11 +353,15 @@ def rank_for_forget(target: str, files: dict[str, MemoryFile]) -> list[tuple[str
 def _same_subject(directory: _Directory, kind: str, fact: str) -> str | None:
     slug = _slug(fact)
     for slugged in (f"{kind}_{slug}.md", f"{kebab_name(slug.replace('_', '-'))}.md"):
-        if slugged in directory.files and directory.files[slugged].memory_type == kind:
+        memory = directory.get(slugged)
+        if memory is not None and memory.memory_type == kind:
             return slugged
     terms = set(tokenize(fact))
+    # An overlap of SAME_SUBJECT (a half) needs at least half of the statement's terms
+    # in the memory's name or description: only memories indexed so are read.
+    needed = math.ceil(len(terms) * SAME_SUBJECT)
     best: tuple[float, str] | None = None
-    for path, memory in directory.files.items():
+    for path, memory in directory.sharing(terms, at_least=max(needed, 1), heads=True).items():
         if memory.memory_type != kind:
             continue
         other = set(tokenize(f"{memory.name or ''} {memory.description or ''}"))

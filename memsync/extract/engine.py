@@ -5,6 +5,12 @@ Two engines implement `ExtractionEngine`: ``deterministic`` (explicit "remember"
 sandbox). Both change files in `ExtractionRequest.workdir` only — the memory
 directory on a developer machine, a worktree on the server — and report what they
 did; `memsync.extract.run` turns that into one ``extract`` commit.
+
+An engine whose class sets ``incremental = True`` reads only the files it needs and
+reports in `EngineOutcome.originals` what each path it changed held before. The run
+then neither builds the manifest of existing memories for it (``existing`` stays
+empty) nor copies the directory beforehand: on a 10,000-memory directory, those two
+reads of every file were most of an extraction (issue 14). Other engines get both.
 """
 
 from __future__ import annotations
@@ -57,6 +63,9 @@ class EngineOutcome:
     turns: int = 0
     denials: list[str] = field(default_factory=list)  # tool calls the sandbox refused
     stop: str = ""  # how a model run ended ("finished after 2 turns", the turn limit, …)
+    # An incremental engine's record of what each path it wrote or deleted (and
+    # MEMORY.md, if it wrote that) held before: the bytes, or None for no file.
+    originals: dict[str, bytes | None] | None = None
 
 
 class ExtractionFailed(Exception):

@@ -216,7 +216,8 @@ def _extract(
     session = transcript.session_id
     messages = tuple(transcript.messages[-max_messages:])
     moment = now or datetime.now(UTC)
-    existing, left_out = _manifest(repo, messages)
+    incremental = bool(getattr(engine, "incremental", False))
+    existing, left_out = ([], 0) if incremental else _manifest(repo, messages)
     result = ExtractionResult(
         session,
         NO_CHANGES,
@@ -225,7 +226,7 @@ def _extract(
         first_message=messages[0].index,
         last_message=messages[-1].index,
     )
-    before = _snapshot(repo.path)
+    snapshot = None if incremental else _snapshot(repo.path)
     request = ExtractionRequest(
         workdir=repo.path,
         messages=messages,
@@ -239,10 +240,12 @@ def _extract(
         outcome = engine.extract(request)
     except ExtractionFailed as failure:
         _take(result, failure.outcome)
+        before = _before(repo.path, snapshot, failure.outcome)
         _restore(repo, _touched(failure.outcome), before)
         result.status, result.reason, result.cursor = FAILED, str(failure), since
         return result
     _take(result, outcome)
+    before = _before(repo.path, snapshot, outcome)
     kept = _keep_top_level(outcome, result)
     reference = (messages[-1].timestamp or moment).date()
     root = ConfinedRoot(repo.path)
@@ -355,6 +358,23 @@ def _index_follows_files(root: ConfinedRoot, paths: Sequence[str]) -> None:
         root.write(INDEX_FILENAME, updated.render_bytes())
 
 
+def _before(
+    workdir: Path, snapshot: dict[str, bytes] | None, outcome: EngineOutcome
+) -> dict[str, bytes]:
+    """The top-level Markdown files the run may compare or put back, as they were before
+    the engine ran: from the copy taken then, or from what an incremental engine kept of
+    the files it changed (and ``MEMORY.md`` as it is now, if the engine left it alone).
+    Call it before the run writes anything itself."""
+    if snapshot is not None:
+        return snapshot
+    originals = dict(outcome.originals or {})
+    if INDEX_FILENAME not in originals:
+        root = ConfinedRoot(workdir)
+        if root.kind(INDEX_FILENAME) is EntryKind.FILE:
+            originals[INDEX_FILENAME] = root.read_bytes(INDEX_FILENAME)
+    return {path: data for path, data in originals.items() if data is not None}
+
+
 def _snapshot(workdir: Path) -> dict[str, bytes]:
     """The top-level Markdown files as they are on disk before the engine runs (committed
     or not: Claude Code writes memories the repository has not seen yet), to tell what
@@ -373,12 +393,16 @@ def _changes(
 ) -> dict[str, bytes | None]:
     """What the engine changed, as a commit would record it: a file it deleted that the
     repository never had (written by Claude Code, not committed yet) is no change."""
-    tracked = set(repo.files("HEAD"))
+    tracked: set[str] | None = None  # listed only when a file is gone: forgetting is rare
     root = ConfinedRoot(repo.path)
     changes: dict[str, bytes | None] = {}
     for path in sorted(set(paths)):
         now = root.read_bytes(path) if root.is_file(path) else None
-        if now != before.get(path) and (now is not None or path in tracked):
+        if now == before.get(path):
+            continue
+        if now is None and tracked is None:
+            tracked = set(repo.files("HEAD"))
+        if now is not None or (tracked is not None and path in tracked):
             changes[path] = now
     return changes
 

@@ -51,8 +51,12 @@ def default_location(root: Path) -> Path | None:
 class DiskIndex:
     """An up-to-date `RecallIndex` over `root` (and its ``team/``), and a confined reader."""
 
-    def __init__(self, root: Path, location: Path | None = None) -> None:
+    def __init__(self, root: Path, location: Path | None = None, *, ages: bool = True) -> None:
+        """`ages=False` leaves the memories' ages as they were when ``HEAD`` moved (asking
+        Git walks the commits since): for a caller that needs what the files say, not
+        how old they are (extraction). The next call with ages brings them up to date."""
         self.root = Path(root)
+        self._with_ages = ages
         self._confined = ConfinedRoot(self.root)
         self.location = location if location is not None else default_location(self.root)
         self._db = _connect(self.location)
@@ -72,7 +76,7 @@ class DiskIndex:
         digest = hashlib.blake2b("\0".join([path for path, _ in scanned]).encode(), digest_size=16)
         digest.update(array("q", [number for _, stat in scanned for number in stat]).tobytes())
         signature = digest.hexdigest()
-        ages = self._ages_if_head_moved()
+        ages = self._ages_if_head_moved() if self._with_ages else None
         self.changed = 0
         if ages is None and self._meta("signature") == signature:
             return

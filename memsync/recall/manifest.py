@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
 from memsync.memory import TEAM_DIRNAME, MemoryDirectory, MemoryFile
+from memsync.memory.layout import MemoryLayout
 from memsync.recall.rank import RecallDocument
 
 
@@ -60,7 +61,16 @@ def document_for(path: str, memory: MemoryFile, modified: datetime) -> RecallDoc
         body=memory.body,
         type=memory.memory_type,
         modified=modified,
+        layout=layout_of(memory),
     )
+
+
+def layout_of(memory: MemoryFile) -> MemoryLayout | None:
+    """The frontmatter layout a text file with a declared type uses: what
+    `memsync.memory.layout.detect_layout` counts."""
+    if not memory.is_text or memory.type is None:
+        return None
+    return MemoryLayout.CURRENT if memory.has_nested_type else MemoryLayout.CLASSIC
 
 
 def directory_documents(

@@ -24,7 +24,7 @@ import math
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import PurePosixPath
 
@@ -66,13 +66,14 @@ AVERAGE_DRIFT = 0.25
 TYPE_ORDER = {"feedback": 0, "project": 1, "user": 2, "reference": 3}
 _UNTYPED = len(TYPE_ORDER)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4  # 4: each file's frontmatter layout, for extraction
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS files (
     id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, mtime_ns INTEGER, size INTEGER,
     name TEXT NOT NULL, description TEXT NOT NULL, type TEXT, type_rank INTEGER NOT NULL,
     modified REAL NOT NULL, committed REAL,
-    len_name INTEGER NOT NULL, len_description INTEGER NOT NULL, len_body INTEGER NOT NULL
+    len_name INTEGER NOT NULL, len_description INTEGER NOT NULL, len_body INTEGER NOT NULL,
+    layout TEXT
 );
 CREATE TABLE IF NOT EXISTS postings (
     term TEXT NOT NULL, file INTEGER NOT NULL, name REAL NOT NULL, description REAL NOT NULL,
@@ -99,6 +100,10 @@ class RecallDocument:
     body: str
     type: str | None
     modified: datetime
+    # "current" or "classic" (`memsync.memory.layout`) for a file that declares a type:
+    # extraction writes a new memory in the layout most files use, and learns that from
+    # the index instead of reading every file (issue 14). Not part of what recall shows.
+    layout: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -152,6 +157,34 @@ class RecallIndex:
         exists to avoid)."""
         rows = self._db.execute(f"SELECT {_DOCUMENT_COLUMNS} FROM files ORDER BY path")  # noqa: S608
         return [_document(row) for row in rows]
+
+    def layouts(self, skip_prefix: str) -> Counter[str]:
+        """How many memories (their paths not starting with `skip_prefix`) declare a type
+        in each frontmatter layout."""
+        rows = self._db.execute(
+            "SELECT layout, count(*) FROM files WHERE layout IS NOT NULL"
+            " AND substr(path, 1, ?) != ? GROUP BY layout",
+            (len(skip_prefix), skip_prefix),
+        )
+        return Counter({str(layout): int(count) for layout, count in rows})
+
+    def sharing(self, terms: Iterable[str], *, at_least: int = 1, heads: bool = False) -> list[str]:
+        """The paths of memories indexed under at least `at_least` of `terms`; with
+        `heads`, in their name, file name or description only. A superset of the memories
+        whose own words hold those terms (the index also joins adjacent words), in path
+        order; the caller reads those few files instead of every one."""
+        wanted = sorted(set(terms))
+        if not wanted or at_least > len(wanted):
+            return []
+        marks = ",".join("?" for _ in wanted)
+        where = " AND (p.name > 0 OR p.description > 0)" if heads else ""
+        rows = self._db.execute(
+            "SELECT files.path FROM postings p JOIN files ON files.id = p.file"  # noqa: S608
+            f" WHERE p.term IN ({marks}){where}"
+            " GROUP BY p.file HAVING count(*) >= ? ORDER BY files.path",
+            [*wanted, at_least],
+        )
+        return [path for (path,) in rows]
 
     # -- writing ----------------------------------------------------------------------
 
@@ -433,7 +466,7 @@ _BATCH = 2000
 # Memories ranked past the limit that are still looked up, so that a tie at the limit
 # is decided by type and freshness rather than by storage order.
 _TIE_MARGIN = 200
-_FILE_MARKS = ", ".join("?" for _ in range(13))
+_FILE_MARKS = ", ".join("?" for _ in range(14))
 _Fields = tuple[Counter[str], Counter[str], Counter[str], set[tuple[str, str]]]
 
 
@@ -465,6 +498,7 @@ def _file_row(
         name.total(),
         description.total(),
         body.total(),
+        document.layout,
     )
 
 
