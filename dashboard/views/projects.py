@@ -50,7 +50,7 @@ def project_list(request: HttpRequest) -> HttpResponse:
     for membership in memberships:
         project = membership.project
         repo = open_repo(project.repo_dir)
-        commit, health = health_of(repo, project.slug) if repo else (None, None)
+        commit, health = health_of(repo) if repo else (None, None)
         last_run = project.runs.filter(kind=RunKind.DREAM).order_by("-created_at").first()
         proposals = list_proposals(repo) if repo else []
         merges = last_merges(repo).values() if repo else ()
