@@ -11,10 +11,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from memsync.dream.proposals import list_proposals
-
 from ..access import signed_in_user
 from ..models import ConflictStatus, Membership, Project, RunKind
+from ..services import proposal_cache
 from .run_status import ShownRun, shown_run
 from .snapshot import Health, health_of, open_repo
 from .team import last_merges
@@ -52,7 +51,7 @@ def project_list(request: HttpRequest) -> HttpResponse:
         repo = open_repo(project.repo_dir)
         commit, health = health_of(repo) if repo else (None, None)
         last_run = project.runs.filter(kind=RunKind.DREAM).order_by("-created_at").first()
-        proposals = list_proposals(repo) if repo else []
+        proposals = proposal_cache.proposals(repo) if repo else []
         merges = last_merges(repo).values() if repo else ()
         rows.append(
             ProjectHealth(
