@@ -85,6 +85,7 @@ class ScopeFacts:
     problems: list[Problem] = field(init=False)  # every problem, sorted
     errors: int = field(init=False)
     orphans: list[str] = field(init=False)  # topic files MEMORY.md does not link
+    index_problems: list[Problem] = field(init=False)  # MEMORY.md's, for its lines
 
     def __post_init__(self) -> None:
         data = self.index_bytes
@@ -94,6 +95,7 @@ class ScopeFacts:
         self.errors = sum(1 for problem in self.problems if problem.is_error)
         linked = self.index.linked_files() if self.index is not None else set()
         self.orphans = [name for name in self.files if name not in linked]
+        self.index_problems = [p for p in self.problems if p.path == INDEX_FILENAME]
 
     @property
     def memories(self) -> int:
@@ -116,6 +118,8 @@ class ScopeFacts:
         return self.files.get(entry.file) if entry.file is not None else None
 
     def problems_for(self, name: str) -> list[Problem]:
+        if name == INDEX_FILENAME:
+            return self.index_problems
         return [problem for problem in self.problems if problem.path == name]
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django import template
+from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
 from memsync.memory.index import INDEX_FILENAME
-from memsync.store import CommitInfo, refs, trailers
+from memsync.store import CommitInfo, Hunk, LineKind, refs, trailers
 
 from ..markdown import render_markdown
 
@@ -77,3 +78,31 @@ def viewed_in(path: str, review: object) -> bool:
     """Whether this reviewer marked ``path`` viewed; False on pages without a review."""
     viewed = getattr(review, "viewed", None)
     return viewed is not None and path in viewed
+
+
+_MARKS = {LineKind.ADDED: "+", LineKind.DELETED: "−"}
+_DIFF_ROW = (
+    '\n      <tr class="dl {}"><td class="num">{}</td><td class="num">{}</td>'
+    '<td class="mark">{}</td><td class="code"><code>{}</code></td></tr>\n      '
+)
+
+
+@register.simple_tag
+def diff_rows(hunk: Hunk) -> SafeString:
+    """A hunk's lines as table rows, every value escaped. Built here rather than by a
+    template loop: a few hundred lines took most of a commit page's time in the
+    template engine (a third of it at 150 changed lines)."""
+    return format_html_join(
+        "",
+        _DIFF_ROW,
+        (
+            (
+                line.kind,
+                "" if line.old_number is None else line.old_number,
+                "" if line.new_number is None else line.new_number,
+                _MARKS.get(line.kind, SafeString("&nbsp;")),
+                line.text,
+            )
+            for line in hunk.lines
+        ),
+    )
