@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -47,8 +48,9 @@ from .snapshot import open_repo
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}([ \t]|$)")
 HISTORY_LIMIT = 50
 ORPHANS_PER_PAGE = 100
-# Ten thousand files nobody indexed are ten thousand problems: the table shows the first.
-PROBLEM_ROWS = 200
+# Ten thousand files nobody indexed are ten thousand problems: the table comes a page at
+# a time too, a short one (each row costs the template engine most of a millisecond).
+PROBLEMS_PER_PAGE = 50
 
 
 @dataclass(frozen=True)
@@ -108,8 +110,6 @@ class IndexReport:
     shown_entries: int = 0
     total_entries: int = 0
     problems: list[Problem] = field(default_factory=list)
-    problem_rows: list[ProblemRow] = field(default_factory=list)  # the first PROBLEM_ROWS
-    hidden_problems: int = 0
 
     @property
     def size_label(self) -> str:
@@ -135,15 +135,6 @@ def index_report(facts: ScopeFacts, now: datetime, filters: IndexFilterForm) -> 
     filtering = filters.is_filtering()
     rows: list[IndexRow] = []
     report = IndexReport(rows=rows, orphans=facts.orphans, problems=facts.problems)
-    report.problem_rows = [
-        ProblemRow(
-            problem,
-            facts.path_of(problem.path) if problem.path in facts.files else None,
-            problem.path == INDEX_FILENAME and problem.line is not None,
-        )
-        for problem in facts.problems[:PROBLEM_ROWS]
-    ]
-    report.hidden_problems = max(0, len(facts.problems) - PROBLEM_ROWS)
     if index is not None:
         invisible = index.invisible_lines()
         report.line_count, report.unit_count = index.line_count, index.unit_count
@@ -171,6 +162,17 @@ def index_report(facts: ScopeFacts, now: datetime, filters: IndexFilterForm) -> 
             if filters.accepts(facts.files[name].type, facts.days_old(name, now))
         ]
     return report
+
+
+def problem_rows(facts: ScopeFacts, problems: Iterable[Problem]) -> list[ProblemRow]:
+    return [
+        ProblemRow(
+            problem,
+            facts.path_of(problem.path) if problem.path in facts.files else None,
+            problem.path == INDEX_FILENAME and problem.line is not None,
+        )
+        for problem in problems
+    ]
 
 
 def orphan_rows(facts: ScopeFacts, names: Iterable[str], now: datetime) -> list[OrphanRow]:
@@ -211,6 +213,33 @@ def _index_row(
     )
 
 
+def _digest(*parts: object) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def fragment_keys(
+    access: ProjectAccess,
+    facts: ScopeFacts | None,
+    report: IndexReport | None,
+    request: HttpRequest,
+    orphans: list[OrphanRow],
+) -> dict[str, str]:
+    """What each cached part of the page is a pure function of, so a part is served from
+    Django's cache only when it would render the same. Rendering the index's lines took
+    most of the page's time. The ages shown are part of each key: a label moves on when
+    a day passes, without a new commit. Nothing in these parts depends on who asks."""
+    if facts is None or report is None:
+        return {}
+    where = (access.project.slug, facts.commit, facts.scope)
+    query = sorted(request.GET.lists())
+    lines = [(row.freshness.days if row.freshness else None) for row in report.rows]
+    return {
+        "index_lines": _digest(*where, query, lines),
+        "index_orphans": _digest(*where, query, [(o.name, o.freshness.days) for o in orphans]),
+        "index_problems": _digest(*where, request.GET.get("problems")),
+    }
+
+
 def _repo_for(access: ProjectAccess) -> MemoryRepo | None:
     return open_repo(access.project.repo_dir)
 
@@ -233,8 +262,14 @@ def memory_index(request: HttpRequest, slug: str) -> HttpResponse:
     orphans = Paginator(report.orphans if report else [], ORPHANS_PER_PAGE).get_page(
         request.GET.get("page")
     )
+    problems = Paginator(facts.problems if facts else [], PROBLEMS_PER_PAGE).get_page(
+        request.GET.get("problems")
+    )
     query = request.GET.copy()
     query.pop("page", None)
+    problem_query = request.GET.copy()
+    problem_query.pop("problems", None)
+    shown_orphans = orphan_rows(facts, orphans, now) if facts else []
     return render(
         request,
         "dashboard/index.html",
@@ -244,8 +279,12 @@ def memory_index(request: HttpRequest, slug: str) -> HttpResponse:
             "facts": facts,
             "report": report,
             "orphans": orphans,
-            "orphan_rows": orphan_rows(facts, orphans, now) if facts else [],
+            "orphan_rows": shown_orphans,
+            "fragments": fragment_keys(access, facts, report, request, shown_orphans),
             "page_query": query.urlencode(),
+            "problems": problems,
+            "problem_rows": problem_rows(facts, problems) if facts else [],
+            "problem_query": problem_query.urlencode(),
             "filters": filters,
             "scope": scope,
             "max_lines": MAX_INDEX_LINES,
