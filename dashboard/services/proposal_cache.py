@@ -23,20 +23,28 @@ _READ_REFS = (refs.MAIN_REF, refs.HEADS + refs.DREAMS, refs.REJECTED, refs.CONFL
 _TIMEOUT = 24 * 3600
 
 
-def refs_key(repo: MemoryRepo) -> str:
-    """A digest of where every ref ``list_proposals`` reads points; one ``for-each-ref``."""
-    found = repo.refs("refs/")
+def every_ref(repo: MemoryRepo) -> dict[str, str]:
+    """Every ref → its object, from one ``for-each-ref``: ``main`` among them, so a page
+    that needs both its commit and the proposals asks git once."""
+    return repo.refs("refs/")
+
+
+def refs_key(repo: MemoryRepo, found: dict[str, str] | None = None) -> str:
+    """A digest of where every ref ``list_proposals`` reads points (``found``: from
+    ``every_ref``, else read now)."""
+    found = every_ref(repo) if found is None else found
     state = sorted(f"{name} {sha}" for name, sha in found.items() if name.startswith(_READ_REFS))
     digest = hashlib.sha256("\n".join(state).encode()).hexdigest()
     return f"memsync:proposals:{repo.path}:{digest}"
 
 
-def proposals(repo: MemoryRepo) -> list[Proposal]:
-    """Every proposal, newest first, as ``list_proposals`` reads them."""
-    key = refs_key(repo)
-    found = cache.get(key)
-    if isinstance(found, list):
-        return found
+def proposals(repo: MemoryRepo, found: dict[str, str] | None = None) -> list[Proposal]:
+    """Every proposal, newest first, as ``list_proposals`` reads them (``found``: the refs
+    from ``every_ref``, when the caller has them)."""
+    key = refs_key(repo, found)
+    cached = cache.get(key)
+    if isinstance(cached, list):
+        return cached
     listed = list_proposals(repo)
     cache.set(key, listed, timeout=_TIMEOUT)
     return listed

@@ -12,7 +12,7 @@ from django.http import Http404
 
 from memsync.store import MemoryRepo, StoreError
 
-from ..memory_facts import main_facts
+from ..memory_facts import facts_at
 
 
 def open_repo(repo_dir: Path) -> MemoryRepo | None:
@@ -40,10 +40,8 @@ class Health:
     errors: int
 
 
-def health_of(repo: MemoryRepo) -> tuple[str | None, Health | None]:
-    """``main``'s commit and what its memory looks like, from the facts cached for that
-    commit (``dashboard.memory_facts``): shared by every worker, computed once."""
-    facts = main_facts(repo)
-    if facts is None:
-        return None, None
-    return facts.commit, Health(len(facts.files), len(facts.problems), facts.errors)
+def health_at(repo: MemoryRepo, commit: str) -> Health:
+    """What the memory at ``commit`` (``main``'s) looks like, from the facts cached for
+    that commit (``dashboard.memory_facts``): shared by every worker, computed once."""
+    facts = facts_at(repo, commit)
+    return Health(len(facts.files), len(facts.problems), facts.errors)
