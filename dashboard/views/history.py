@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
 from memsync.dream.adoption import revert as revert_dream
-from memsync.store import MAIN, CommitInfo, CommitKind, MemoryRepo, StoreError, trailers
+from memsync.store import MAIN, CommitInfo, CommitKind, GitError, MemoryRepo, StoreError, trailers
 from memsync.store.logfilter import LogFilter, filtered_log
 
 from ..access import project_for
@@ -36,14 +36,16 @@ _SHA = re.compile(r"^[0-9a-f]{7,40}$")
 def commit_or_404(repo: MemoryRepo, sha: str) -> CommitInfo:
     if not _SHA.match(sha):
         raise Http404("no such commit")
-    # A full id needs no rev-parse of its own: commit_info checks it is a commit.
+    # A full id needs no rev-parse of its own: one git log reads the commit, or fails
+    # for an id that names no commit.
     full = sha if len(sha) == 40 else repo.rev_parse(sha)
-    if full is None:
-        raise Http404("no such commit")
     try:
-        return repo.commit_info(full)
-    except StoreError:
-        raise Http404("no such commit") from None
+        found = repo.commits([full]).get(full) if full else None
+    except GitError:
+        found = None
+    if found is None:
+        raise Http404("no such commit")
+    return found
 
 
 def reverts_on_main(repo: MemoryRepo) -> dict[str, str]:

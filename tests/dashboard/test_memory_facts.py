@@ -5,9 +5,11 @@ trusted when the file is damaged."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from dashboard import memory_facts
 from dashboard.memory_facts import cache_file, compute, facts_at, main_facts
@@ -205,3 +207,14 @@ def test_filters_apply_to_the_unindexed_files_too(world, memories):
     assert "Nobody links to me" not in page  # a reference memory
     page = index_page(world, type="reference")
     assert "Nobody links to me" in page
+
+
+def test_a_cached_part_of_the_page_moves_on_when_a_day_passes(world, memories, monkeypatch):
+    lines = index_page(world).split('id="not-indexed"')[0]
+    assert "3 days ago" not in lines and "today" in lines
+    later = timezone.now() + timedelta(days=3, hours=1)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+
+    lines = index_page(world).split('id="not-indexed"')[0]
+
+    assert "3 days ago" in lines and ">today<" not in lines
