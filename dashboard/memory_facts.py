@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 import tempfile
 import threading
 from collections import OrderedDict
@@ -231,13 +232,19 @@ def compute(
 # of milliseconds. Bytes that are not UTF-8 survive as surrogate escapes.
 
 
+# Enum members by value through a dict: ProblemCode(value) and str(member) cost
+# microseconds each, and twenty thousand problems are a common load.
+_CODES = {code.value: code for code in ProblemCode}
+_SEVERITIES = {severity.value: severity for severity in Severity}
+
+
 def _problem_row(problem: Problem) -> list[Any]:
-    return [str(problem.code), problem.path, problem.line, problem.message, str(problem.severity)]
+    return [problem.code.value, problem.path, problem.line, problem.message, problem.severity.value]
 
 
 def _problem(row: list[Any]) -> Problem:
     code, path, line, message, severity = row
-    return Problem(ProblemCode(code), str(path), line, str(message), Severity(severity))
+    return Problem(_CODES[code], str(path), line, str(message), _SEVERITIES[severity])
 
 
 def _encoded(facts: ScopeFacts) -> str:
@@ -291,12 +298,24 @@ def cache_file(repo: MemoryRepo, scope: str) -> Path:
     return git_dir / "memsync" / (f"facts-{scope}.json" if scope else "facts.json")
 
 
-def _load(path: Path, scope: str) -> ScopeFacts | None:
+def _load(path: Path, scope: str) -> tuple[ScopeFacts | None, tuple[int, int] | None]:
+    """The facts in the file, and which file it was (inode and change time), so a second
+    look under the lock re-reads only a file another process has replaced since."""
     try:
-        text = path.read_text()
+        with path.open() as file:
+            stat = os.fstat(file.fileno())
+            text = file.read()
     except (OSError, UnicodeError):
+        return None, None
+    return _decoded(text, scope), (stat.st_ino, stat.st_mtime_ns)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
         return None
-    return _decoded(text, scope)
+    return stat.st_ino, stat.st_mtime_ns
 
 
 def _store(path: Path, facts: ScopeFacts) -> None:
@@ -356,10 +375,11 @@ def facts_at(repo: MemoryRepo, commit: str, scope: str = "") -> ScopeFacts:
     if found is not None:
         return found
     path = cache_file(repo, scope)
-    stored = _load(path, scope)
+    stored, seen = _load(path, scope)
     if stored is None or stored.commit != commit:
         with _computing(path):
-            stored = _load(path, scope)  # another worker may have just written it
+            if _identity(path) != seen:  # another worker has just written it
+                stored, seen = _load(path, scope)
             if stored is None or stored.commit != commit:
                 stored = compute(repo, commit, scope, previous=stored)
                 _store(path, stored)
