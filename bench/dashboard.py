@@ -131,11 +131,16 @@ def set_up(stack: Stack, files: int) -> Path:
 
 
 def measure(browser: Browser, repo: Path, page: Page, rounds: int) -> str:
-    """One table row: the page cold, then warm against its git command."""
+    """One table row: the page cold, then warm against its git command. The page and
+    the command take turns, round by round, so both meet the same load on a shared
+    machine (timed one block after the other, a ratio swung 2-5x between runs)."""
     cold = timed(lambda: browser.get(page.path))
     size = len(browser.get(page.path))
-    served = [timed(lambda: browser.get(page.path)) for _ in range(rounds)]
-    baseline = median_ms([timed(lambda: git(repo, *page.git)) for _ in range(rounds)])
+    served, commands = [], []
+    for _ in range(rounds):
+        served.append(timed(lambda: browser.get(page.path)))
+        commands.append(timed(lambda: git(repo, *page.git)))
+    baseline = median_ms(commands)
     p50, p95 = percentile(served, 0.5) * 1000, percentile(served, 0.95) * 1000
     return (
         f"{page.name:20} {cold * 1000:7.0f}ms {p50:7.0f}ms {p95:7.0f}ms {baseline:7.1f}ms"

@@ -7,13 +7,14 @@ Templates name Git things through these (backed by `memsync.store.refs` and
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping
 
 from django import template
 from django.utils.safestring import SafeString
 
 from memsync.memory.index import INDEX_FILENAME
-from memsync.store import CommitInfo, refs, trailers
+from memsync.store import CommitInfo, Hunk, LineKind, refs, trailers
 
 from ..markdown import render_markdown
 
@@ -77,3 +78,24 @@ def viewed_in(path: str, review: object) -> bool:
     """Whether this reviewer marked ``path`` viewed; False on pages without a review."""
     viewed = getattr(review, "viewed", None)
     return viewed is not None and path in viewed
+
+
+_MARKS = {LineKind.ADDED: "+", LineKind.DELETED: "−"}
+
+
+@register.simple_tag
+def diff_rows(hunk: Hunk) -> SafeString:
+    """A hunk's lines as table rows, the text escaped as the template engine escapes.
+    Built here rather than by a template loop: a few hundred lines took a third of a
+    commit page's time in the template engine."""
+    rows = []
+    for line in hunk.lines:
+        old = "" if line.old_number is None else line.old_number
+        new = "" if line.new_number is None else line.new_number
+        mark = _MARKS.get(line.kind, "&nbsp;")
+        rows.append(
+            f'\n      <tr class="dl {line.kind}"><td class="num">{old}</td>'
+            f'<td class="num">{new}</td><td class="mark">{mark}</td>'
+            f'<td class="code"><code>{html.escape(line.text)}</code></td></tr>\n      '
+        )
+    return SafeString("".join(rows))

@@ -11,10 +11,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from memsync.dream.proposals import list_proposals
-
 from ..access import project_for
 from ..models import Run, RunKind, RunStatus
+from ..services import proposal_cache
 from .run_status import shown_runs
 from .snapshot import open_repo
 
@@ -43,7 +42,7 @@ def activity(request: HttpRequest, slug: str) -> HttpResponse:
             "access": access,
             "project": access.project,
             "page": page,
-            "rows": shown_runs(rows, list_proposals(repo) if proposed and repo else []),
+            "rows": shown_runs(rows, proposal_cache.proposals(repo) if proposed and repo else []),
             "kinds": RunKind.choices,
             "kind": kind,
             "tab": "activity",

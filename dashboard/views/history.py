@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
 from memsync.dream.adoption import revert as revert_dream
-from memsync.store import MAIN, CommitInfo, CommitKind, MemoryRepo, StoreError, trailers
+from memsync.store import MAIN, CommitInfo, CommitKind, GitError, MemoryRepo, StoreError, trailers
 from memsync.store.logfilter import LogFilter, filtered_log
 
 from ..access import project_for
@@ -34,10 +34,18 @@ _SHA = re.compile(r"^[0-9a-f]{7,40}$")
 
 
 def commit_or_404(repo: MemoryRepo, sha: str) -> CommitInfo:
-    full = repo.rev_parse(sha) if _SHA.match(sha) else None
-    if full is None:
+    if not _SHA.match(sha):
         raise Http404("no such commit")
-    return repo.commit_info(full)
+    # A full id needs no rev-parse of its own: one git log reads the commit, or fails
+    # for an id that names no commit.
+    full = sha if len(sha) == 40 else repo.rev_parse(sha)
+    try:
+        found = repo.commits([full]).get(full) if full else None
+    except GitError:
+        found = None
+    if found is None:
+        raise Http404("no such commit")
+    return found
 
 
 def reverts_on_main(repo: MemoryRepo) -> dict[str, str]:
@@ -62,12 +70,15 @@ def is_adopted_dream(commit: CommitInfo) -> bool:
     return commit.is_merge and trailers.DREAM.last(commit) is not None
 
 
-def revert_refusal(repo: MemoryRepo, commit: CommitInfo) -> str | None:
+def revert_refusal(
+    repo: MemoryRepo, commit: CommitInfo, reverts: dict[str, str] | None = None
+) -> str | None:
     """Why ``commit`` cannot be reverted from the dashboard, or None when it can: any
-    commit on ``main`` (issue 13) — an edit, a delete, a sync merge — once."""
+    commit on ``main`` (issue 13) — an edit, a delete, a sync merge — once. ``reverts``:
+    ``reverts_on_main`` when the caller has it already."""
     if not repo.is_ancestor(commit.sha, MAIN):
         return "This commit is not on main."
-    revert = reverts_on_main(repo).get(commit.sha)
+    revert = (reverts if reverts is not None else reverts_on_main(repo)).get(commit.sha)
     if revert is not None:
         return f"Already reverted by {revert[:10]}."
     return None
@@ -143,8 +154,10 @@ def commit_detail(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
     access = project_for(request, slug)
     repo = repo_or_404(access.project.repo_dir)
     commit = commit_or_404(repo, sha)
-    diff = repo.diff(commit.sha)
-    refusal = revert_refusal(repo, commit)
+    # Against the first parent, named: diff() would otherwise ask git for it again.
+    diff = repo.diff(commit.sha, commit.parents[0] if commit.parents else None)
+    reverts = reverts_on_main(repo)
+    refusal = revert_refusal(repo, commit, reverts)
     return render(
         request,
         "dashboard/commit.html",
@@ -154,7 +167,7 @@ def commit_detail(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
             "commit": commit,
             "diff": diff,
             "revertable": refusal is None,
-            "reverted_by": reverts_on_main(repo).get(commit.sha),
+            "reverted_by": reverts.get(commit.sha),
             "reverts": trailers.REVERTS.last(commit),
             "tab": "history",
         },

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import PurePosixPath
@@ -33,20 +35,22 @@ from memsync.memory import (
     is_topic_path,
 )
 from memsync.memory.layout import link_wiki_names, wiki_link_candidates
-from memsync.recall.snapshot import MemorySnapshot, scope_prefix
+from memsync.recall.snapshot import scope_prefix
 from memsync.store import MAIN, BlameLine, CommitInfo, MemoryRepo
 
 from ..access import ProjectAccess, project_for
 from ..forms import IndexFilterForm
 from ..markdown import render_markdown
+from ..memory_facts import FileFacts, ScopeFacts, main_facts
 from ..people import People
 from .snapshot import open_repo
 
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}([ \t]|$)")
 HISTORY_LIMIT = 50
 ORPHANS_PER_PAGE = 100
-# Ten thousand files nobody indexed are ten thousand problems: the table shows the first.
-PROBLEM_ROWS = 200
+# Ten thousand files nobody indexed are ten thousand problems: the table comes a page at
+# a time too, a short one (each row costs the template engine most of a millisecond).
+PROBLEMS_PER_PAGE = 50
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,7 @@ class IndexRow:
     role: str  # entry, heading, text, blank
     visible: bool
     entry: IndexEntry | None = None
-    memory: MemoryFile | None = None
+    memory: FileFacts | None = None
     path: str | None = None  # repository path of the linked file, when it exists
     freshness: Freshness | None = None
     problems: tuple[Problem, ...] = ()
@@ -85,7 +89,7 @@ class IndexRow:
 class OrphanRow:
     name: str
     path: str
-    memory: MemoryFile
+    memory: FileFacts
     freshness: Freshness
 
 
@@ -99,15 +103,13 @@ class ProblemRow:
 @dataclass
 class IndexReport:
     rows: list[IndexRow]
-    orphans: list[OrphanRow]
+    orphans: list[str]  # names of the files the index does not link (filtered)
     line_count: int = 0
     unit_count: int = 0  # UTF-16 units, as Claude Code measures MEMORY.md
     first_invisible: int | None = None
     shown_entries: int = 0
     total_entries: int = 0
     problems: list[Problem] = field(default_factory=list)
-    problem_rows: list[ProblemRow] = field(default_factory=list)  # the first PROBLEM_ROWS
-    hidden_problems: int = 0
 
     @property
     def size_label(self) -> str:
@@ -122,24 +124,17 @@ class IndexReport:
         return self.unit_count > MAX_INDEX_UNITS
 
 
-def index_report(snapshot: MemorySnapshot, now: datetime, filters: IndexFilterForm) -> IndexReport:
-    directory = snapshot.directory
-    index = directory.index
+def index_report(facts: ScopeFacts, now: datetime, filters: IndexFilterForm) -> IndexReport:
+    """The page's rows from the scope's cached facts: the index's lines, the files it
+    does not link (names only: the view builds rows for one page of them), the first
+    problems."""
+    index = facts.index
     problems_at: dict[int, list[Problem]] = {}
-    for problem in directory.problems_for(INDEX_FILENAME):
+    for problem in facts.problems_for(INDEX_FILENAME):
         problems_at.setdefault(problem.line or 0, []).append(problem)
     filtering = filters.is_filtering()
     rows: list[IndexRow] = []
-    report = IndexReport(rows=rows, orphans=[], problems=directory.problems)
-    report.problem_rows = [
-        ProblemRow(
-            problem,
-            snapshot.path_of(problem.path) if problem.path in directory.files else None,
-            problem.path == INDEX_FILENAME and problem.line is not None,
-        )
-        for problem in directory.problems[:PROBLEM_ROWS]
-    ]
-    report.hidden_problems = max(0, len(directory.problems) - PROBLEM_ROWS)
+    report = IndexReport(rows=rows, orphans=facts.orphans, problems=facts.problems)
     if index is not None:
         invisible = index.invisible_lines()
         report.line_count, report.unit_count = index.line_count, index.unit_count
@@ -149,7 +144,7 @@ def index_report(snapshot: MemorySnapshot, now: datetime, filters: IndexFilterFo
         for number, text in enumerate(index.lines, start=1):
             entry = entries.get(number)
             visible = number not in invisible
-            row = _index_row(snapshot, directory, number, text, entry, visible, now, problems_at)
+            row = _index_row(facts, number, text, entry, visible, now, problems_at)
             if filtering and (
                 entry is None
                 or not filters.accepts(
@@ -160,20 +155,37 @@ def index_report(snapshot: MemorySnapshot, now: datetime, filters: IndexFilterFo
                 continue
             rows.append(row)
         report.shown_entries = sum(1 for row in rows if row.entry is not None)
-    linked = index.linked_files() if index is not None else set()
-    for name, memory in directory.files.items():
-        if name in linked:
-            continue
-        freshness = Freshness(snapshot.days_old(name, now))
-        if filtering and not filters.accepts(memory.type, freshness.days):
-            continue
-        report.orphans.append(OrphanRow(name, snapshot.path_of(name), memory, freshness))
+    if filtering:
+        report.orphans = [
+            name
+            for name in facts.orphans
+            if filters.accepts(facts.files[name].type, facts.days_old(name, now))
+        ]
     return report
 
 
+def problem_rows(facts: ScopeFacts, problems: Iterable[Problem]) -> list[ProblemRow]:
+    return [
+        ProblemRow(
+            problem,
+            facts.path_of(problem.path) if problem.path in facts.files else None,
+            problem.path == INDEX_FILENAME and problem.line is not None,
+        )
+        for problem in problems
+    ]
+
+
+def orphan_rows(facts: ScopeFacts, names: Iterable[str], now: datetime) -> list[OrphanRow]:
+    return [
+        OrphanRow(
+            name, facts.path_of(name), facts.files[name], Freshness(facts.days_old(name, now))
+        )
+        for name in names
+    ]
+
+
 def _index_row(
-    snapshot: MemorySnapshot,
-    directory: MemoryDirectory,
+    facts: ScopeFacts,
     number: int,
     text: str,
     entry: IndexEntry | None,
@@ -185,9 +197,9 @@ def _index_row(
     if entry is None:
         role = "blank" if not text.strip() else "heading" if _HEADING.match(text) else "text"
         return IndexRow(number, text, role, visible, problems=problems)
-    memory = directory.file_for(entry)
+    memory = facts.file_for(entry)
     target = entry.file
-    exists = target is not None and (memory is not None or target in snapshot.ages)
+    exists = target is not None and facts.exists(target)
     return IndexRow(
         number,
         text,
@@ -195,10 +207,37 @@ def _index_row(
         visible,
         entry=entry,
         memory=memory,
-        path=snapshot.path_of(target) if exists and target else None,
-        freshness=Freshness(snapshot.days_old(target, now)) if exists and target else None,
+        path=facts.path_of(target) if exists and target else None,
+        freshness=Freshness(facts.days_old(target, now)) if exists and target else None,
         problems=problems,
     )
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def fragment_keys(
+    access: ProjectAccess,
+    facts: ScopeFacts | None,
+    report: IndexReport | None,
+    request: HttpRequest,
+    orphans: list[OrphanRow],
+) -> dict[str, str]:
+    """What each cached part of the page is a pure function of, so a part is served from
+    Django's cache only when it would render the same. Rendering the index's lines took
+    most of the page's time. The ages shown are part of each key: a label moves on when
+    a day passes, without a new commit. Nothing in these parts depends on who asks."""
+    if facts is None or report is None:
+        return {}
+    where = (access.project.slug, facts.commit, facts.scope)
+    query = sorted(request.GET.lists())
+    lines = [(row.freshness.days if row.freshness else None) for row in report.rows]
+    return {
+        "index_lines": _digest(*where, query, lines),
+        "index_orphans": _digest(*where, query, [(o.name, o.freshness.days) for o in orphans]),
+        "index_problems": _digest(*where, request.GET.get("problems")),
+    }
 
 
 def _repo_for(access: ProjectAccess) -> MemoryRepo | None:
@@ -213,24 +252,39 @@ def memory_index(request: HttpRequest, slug: str) -> HttpResponse:
     if scope not in ("", TEAM_DIRNAME):
         raise Http404("no such scope")
     repo = _repo_for(access)
-    snapshot = MemorySnapshot.read(repo, scope) if repo else None
+    facts = main_facts(repo, scope) if repo else None
     filters = IndexFilterForm(request.GET)
-    report = index_report(snapshot, timezone.now(), filters) if snapshot else None
+    now = timezone.now()
+    report = index_report(facts, now, filters) if facts else None
     # The index itself is short (Claude Code loads 200 lines); the files it does not
-    # link can be thousands, so they come a page at a time.
-    orphans = Paginator(report.orphans if report else [], ORPHANS_PER_PAGE)
+    # link can be thousands, so they come a page at a time, and only that page's rows
+    # are built.
+    orphans = Paginator(report.orphans if report else [], ORPHANS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    problems = Paginator(facts.problems if facts else [], PROBLEMS_PER_PAGE).get_page(
+        request.GET.get("problems")
+    )
     query = request.GET.copy()
     query.pop("page", None)
+    problem_query = request.GET.copy()
+    problem_query.pop("problems", None)
+    shown_orphans = orphan_rows(facts, orphans, now) if facts else []
     return render(
         request,
         "dashboard/index.html",
         {
             "access": access,
             "project": access.project,
-            "snapshot": snapshot,
+            "facts": facts,
             "report": report,
-            "orphans": orphans.get_page(request.GET.get("page")),
+            "orphans": orphans,
+            "orphan_rows": shown_orphans,
+            "fragments": fragment_keys(access, facts, report, request, shown_orphans),
             "page_query": query.urlencode(),
+            "problems": problems,
+            "problem_rows": problem_rows(facts, problems) if facts else [],
+            "problem_query": problem_query.urlencode(),
             "filters": filters,
             "scope": scope,
             "max_lines": MAX_INDEX_LINES,

@@ -21,11 +21,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
-from memsync.dream.proposals import list_proposals
-
 from ..access import ProjectAccess, project_for
 from ..models import Role, Run, RunKind, RunStatus
 from ..runs import RunProgress
+from ..services import proposal_cache
 from .run_status import ShownRun, duration_label, shown_run
 from .snapshot import open_repo
 
@@ -113,7 +112,7 @@ def _dream_run_or_404(access: ProjectAccess, run_id: int) -> Run:
 def _context(access: ProjectAccess, run: Run) -> dict[str, object]:
     # Only a proposal's fate can change a finished run's status: read Git just for those.
     repo = open_repo(access.project.repo_dir) if run.status == RunStatus.PROPOSED else None
-    shown = shown_run(run, list_proposals(repo) if repo else [])
+    shown = shown_run(run, proposal_cache.proposals(repo) if repo else [])
     return {
         "access": access,
         "project": access.project,

@@ -11,12 +11,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from memsync.dream.proposals import list_proposals
+from memsync.store import refs
 
 from ..access import signed_in_user
 from ..models import ConflictStatus, Membership, Project, RunKind
+from ..services import proposal_cache
 from .run_status import ShownRun, shown_run
-from .snapshot import Health, health_of, open_repo
+from .snapshot import Health, health_at, open_repo
 from .team import last_merges
 
 
@@ -50,10 +51,13 @@ def project_list(request: HttpRequest) -> HttpResponse:
     for membership in memberships:
         project = membership.project
         repo = open_repo(project.repo_dir)
-        commit, health = health_of(repo, project.slug) if repo else (None, None)
+        # One for-each-ref names main's commit and every ref the proposals are read from.
+        found = proposal_cache.every_ref(repo) if repo else {}
+        commit = found.get(refs.MAIN_REF)
+        health = health_at(repo, commit) if repo and commit else None
         last_run = project.runs.filter(kind=RunKind.DREAM).order_by("-created_at").first()
-        proposals = list_proposals(repo) if repo else []
-        merges = last_merges(repo).values() if repo else ()
+        proposals = proposal_cache.proposals(repo, found) if repo else []
+        merges = last_merges(repo, commit).values() if repo and commit else ()
         rows.append(
             ProjectHealth(
                 project=project,

@@ -19,13 +19,14 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from memsync.dream.adoption import approve, reject
-from memsync.dream.proposals import Proposal, ProposalStatus, get_proposal, list_proposals
+from memsync.dream.proposals import Proposal, ProposalStatus
 from memsync.memory import INDEX_FILENAME
 from memsync.store import MAIN, Diff, MemoryRepo, StoreError
 
 from ..access import ProjectAccess, project_for
 from ..forms import ApproveForm
 from ..models import Role, Run, RunKind
+from ..services import proposal_cache
 from ..services.dreams import start_manual_dream
 from ..sync import identity_for
 from .review_checks import changes_requested, review_checks, review_state
@@ -36,7 +37,7 @@ RECENT_RUNS = 10
 
 
 def _proposal_or_404(repo: MemoryRepo, dream_id: str) -> Proposal:
-    proposal = get_proposal(repo, dream_id)
+    proposal = proposal_cache.proposal(repo, dream_id)
     if proposal is None:
         raise Http404("no such dream")
     return proposal
@@ -47,7 +48,7 @@ def _proposal_or_404(repo: MemoryRepo, dream_id: str) -> Proposal:
 def proposal_list(request: HttpRequest, slug: str) -> HttpResponse:
     access = project_for(request, slug)
     repo = open_repo(access.project.repo_dir)
-    proposals = list_proposals(repo) if repo else []
+    proposals = proposal_cache.proposals(repo) if repo else []
     runs = Run.objects.filter(project=access.project, kind=RunKind.DREAM).select_related(
         "requested_by"
     )[:RECENT_RUNS]

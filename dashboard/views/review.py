@@ -17,11 +17,12 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from memsync.dream.proposals import Proposal, get_proposal
+from memsync.dream.proposals import Proposal
 
 from ..access import ProjectAccess, project_for
 from ..forms import CommentForm, ViewedForm
 from ..models import ProposalComment, ReviewVerdict, Role, ViewedFile
+from ..services import proposal_cache
 from .snapshot import repo_or_404
 
 # The proposal page's own anchors: "diff-3" (a file), "conversation", "request-changes".
@@ -32,7 +33,7 @@ def _reviewable(
     request: HttpRequest, slug: str, dream_id: str, role: Role
 ) -> tuple[ProjectAccess, Proposal]:
     access = project_for(request, slug, role)
-    proposal = get_proposal(repo_or_404(access.project.repo_dir), dream_id)
+    proposal = proposal_cache.proposal(repo_or_404(access.project.repo_dir), dream_id)
     if proposal is None:
         raise Http404("no such dream")
     return access, proposal

@@ -1,6 +1,6 @@
 """The project's repository for a view, and its health at a glance (cached per commit).
 
-The memory at one commit is read by ``memsync.recall.snapshot.MemorySnapshot``.
+The memory at ``main``'s commit is read through ``dashboard.memory_facts``.
 """
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from django.core.cache import cache
 from django.http import Http404
 
-from memsync.recall.snapshot import MemorySnapshot
-from memsync.store import MAIN, MemoryRepo, StoreError
+from memsync.store import MemoryRepo, StoreError
+
+from ..memory_facts import facts_at
 
 
 def open_repo(repo_dir: Path) -> MemoryRepo | None:
@@ -33,30 +33,15 @@ def repo_or_404(repo_dir: Path) -> MemoryRepo:
 
 @dataclass(frozen=True)
 class Health:
-    """A project at a glance, for the project list; cached per commit of ``main``."""
+    """A project at a glance, for the project list."""
 
     memories: int
     problems: int
     errors: int
 
 
-def health_of(repo: MemoryRepo, slug: str) -> tuple[str | None, Health | None]:
-    """``main``'s commit and what its memory looks like; computed once per commit."""
-    commit = repo.rev_parse(MAIN)
-    if commit is None:
-        return None, None
-    key = f"memsync:health:{slug}:{commit}"
-    found = cache.get(key)
-    if isinstance(found, Health):
-        return commit, found
-    snapshot = MemorySnapshot.read(repo, "", commit)
-    if snapshot is None:
-        return commit, None
-    directory = snapshot.directory
-    health = Health(
-        memories=len(directory.files),
-        problems=len(directory.problems),
-        errors=len(directory.errors),
-    )
-    cache.set(key, health, timeout=24 * 3600)
-    return commit, health
+def health_at(repo: MemoryRepo, commit: str) -> Health:
+    """What the memory at ``commit`` (``main``'s) looks like, from the facts cached for
+    that commit (``dashboard.memory_facts``): shared by every worker, computed once."""
+    facts = facts_at(repo, commit)
+    return Health(len(facts.files), len(facts.problems), facts.errors)

@@ -38,10 +38,10 @@ class MemberBranch:
     last_merge: CommitInfo | None
 
 
-def last_merges(repo: MemoryRepo) -> dict[str, CommitInfo]:
+def last_merges(repo: MemoryRepo, head: str | None = None) -> dict[str, CommitInfo]:
     """Member → the newest merge of their branch into ``main``; one filtered ``git log``
-    per head of ``main``."""
-    head = repo.rev_parse(MAIN)
+    per head of ``main`` (``head``: its commit, when the caller has read it already)."""
+    head = head or repo.rev_parse(MAIN)
     if head is None:
         return {}
     key = f"memsync:member-merges:{repo.path}:{head}"

@@ -60,8 +60,11 @@ def _store(path: Path, commit: str, key: str, value: object) -> None:
     """Atomic: a reader sees the old file or the new one, never half of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = {"version": CACHE_VERSION, "commit": commit, key: value}
+    # dumps, then one write: json.dump streams through the pure-Python encoder (ten times
+    # slower on a 10,000-file history).
+    text = json.dumps(payload)
     with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as out:
-        json.dump(payload, out)
+        out.write(text)
     Path(out.name).replace(path)
 
 

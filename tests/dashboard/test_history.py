@@ -287,3 +287,12 @@ def test_members_and_viewers_cannot_revert(world):
 
 def test_an_unknown_commit_is_404(world):
     assert world.client("carol").get(commit_url("0" * 40)).status_code == 404
+
+
+def test_a_full_id_that_names_no_commit_is_404(world):
+    repo = world.repo()
+    commit_memories(repo, {"a.md": b"x\n"})
+    blob = repo.blobs(MAIN)["a.md"]
+
+    for sha in (blob, "a" * 40):
+        assert world.client("carol").get(commit_url(sha)).status_code == 404

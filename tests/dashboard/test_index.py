@@ -266,11 +266,18 @@ def test_files_missing_from_the_index_come_a_page_at_a_time_with_the_filters_kep
     assert "type=project&amp;page=2#not-indexed" in last  # the filter stays on every page
 
 
-def test_the_problems_table_shows_the_first_problems_and_counts_the_rest(world):
+def test_the_problems_table_comes_a_page_at_a_time(world):
     repo = world.repo()
-    commit_memories(repo, {f"n{n:03d}.md": topic(f"n{n}", f"N {n}", "project") for n in range(230)})
+    commit_memories(repo, {f"n{n:03d}.md": topic(f"n{n}", f"N {n}", "project") for n in range(80)})
 
-    page = world.client("carol").get(index_url(world)).content.decode()
+    first, last = (
+        world.client("carol").get(url).content.decode().split('id="problems"')[1]
+        for url in (index_url(world), index_url(world, type="user", problems="2"))
+    )
 
-    assert page.count('class="problem-row') == 200
-    assert "… and 30 more; <code>memsync check</code> lists every one." in page
+    # 80 files nobody indexes, and no MEMORY.md: 80 problems, 50 on the first page
+    assert first.count('class="problem-row') == 50
+    assert "1–50 of 80; <code>memsync check</code> lists every one" in first
+    assert "problems=2#problems" in first and ">n049.md<" in first and ">n050.md<" not in first
+    assert last.count('class="problem-row') == 30 and ">n079.md<" in last
+    assert "type=user&amp;problems=1#problems" in last  # the filters stay on every page
