@@ -35,6 +35,7 @@ import time
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
+from typing import IO
 
 from memsync.sync.hooks import HOOK_MODULES, SOURCE_ROOT, stable_python
 
@@ -181,9 +182,11 @@ class HookServer:
     """The hook server of the calling process: started on first use, started again if
     it died, stopped by :meth:`stop` (and on its own when the caller is gone)."""
 
-    def __init__(self, environment: Mapping[str, str]) -> None:
+    def __init__(self, environment: Mapping[str, str], *, log: IO[bytes] | None = None) -> None:
         """``environment``: what the server may see of the caller's (the variables Git
-        itself is given); the hooks get each push's own environment anyway."""
+        itself is given); the hooks get each push's own environment anyway. ``log``:
+        where the server writes a line per hook (the caller's stderr by default)."""
+        self._log = log
         path = environment.get("PYTHONPATH")
         self._environment = {
             **environment,
@@ -228,6 +231,7 @@ class HookServer:
             env=self._environment,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
+            stderr=self._log,
         )
 
     def stop(self) -> None:
