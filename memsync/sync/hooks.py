@@ -8,6 +8,10 @@ lock), never on a request: two processes rewriting ``.git/config`` at once fail 
 "could not lock config file", and a push would get a 500. The hooks name the
 interpreter by a stable path (:func:`stable_python`), so every server process writes
 the same text whichever spelling of the interpreter started it.
+
+Each hook script first offers the hook to the web worker's warm hook server when the
+Git endpoint names one (``memsync/sync/hookclient.py``, ``memsync/sync/hookserver.py``)
+and runs it cold when none takes it.
 """
 
 from __future__ import annotations
