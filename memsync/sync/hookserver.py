@@ -93,6 +93,8 @@ def serve(address: Path, parent: int) -> None:
     finally:
         listener.close()
         address.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            address.parent.rmdir()  # the private directory made for it, now empty
 
 
 def _fork_for(listener: socket.socket) -> None:
