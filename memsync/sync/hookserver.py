@@ -102,7 +102,11 @@ def _fork_for(listener: socket.socket) -> None:
         connection, _ = listener.accept()
     except OSError:
         return
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:
+        connection.close()  # the client runs its hook cold
+        return
     if pid == 0:
         status = 1
         try:
