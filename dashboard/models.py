@@ -411,6 +411,9 @@ class Delivery(models.Model):
     response_code = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the worker should try a pending delivery next; the sweep queues one again that
+    # is overdue (its message was lost with the broker, or with a dead worker's retry).
+    next_attempt_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -2,7 +2,8 @@
 refused push. ``notify`` is the one call the places that make those happen use; it
 records one ``Delivery`` per project webhook (and one email to the maintainers when mail
 is configured) and queues each for the worker, which sends it (``deliver``) and retries
-with backoff.
+with backoff; the periodic sweep queues again a delivery whose message was lost
+(``queue_overdue``).
 
 Webhooks get either Slack's incoming-webhook body (``{"text": …}``) or a generic JSON
 body (``event``, ``project``, ``url``, ``details``). A webhook with a secret signs the
@@ -16,6 +17,7 @@ import hmac
 import json
 import urllib.error
 import urllib.request
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -141,14 +143,34 @@ class DeliveryError(Exception):
 def _record_failure(delivery: Delivery, error: str, code: int | None) -> str:
     attempts = delivery.attempts + 1
     final = attempts >= settings.MEMSYNC_NOTIFY_ATTEMPTS
+    now = timezone.now()
     Delivery.objects.filter(pk=delivery.pk).update(
         attempts=attempts,
         last_error=error[:_ERROR_CHARS],
         response_code=code,
         status=DeliveryStatus.FAILED if final else DeliveryStatus.PENDING,
-        finished_at=timezone.now() if final else None,
+        finished_at=now if final else None,
+        next_attempt_at=now + timedelta(seconds=retry_delay(attempts)),
     )
     return "failed" if final else "retry"
+
+
+def queue_overdue(now: datetime | None = None) -> int:
+    """Queue again every pending delivery overdue by ``MEMSYNC_ABANDONED_RUN_SECONDS``:
+    its message was lost (the broker was down when it was recorded, or the worker holding
+    its retry died). Delivery is at least once; a receiver drops a repeat by
+    ``X-Memsync-Delivery``. Returns how many were queued."""
+    now = now or timezone.now()
+    grace = timedelta(seconds=settings.MEMSYNC_ABANDONED_RUN_SECONDS)
+    overdue = Delivery.objects.filter(
+        status=DeliveryStatus.PENDING, next_attempt_at__lte=now - grace
+    )
+    ids = list(overdue.values_list("pk", flat=True))
+    # Not again before another grace period, whether or not this message gets through.
+    Delivery.objects.filter(pk__in=ids).update(next_attempt_at=now)
+    for delivery_id in ids:
+        queue_delivery(delivery_id)
+    return len(ids)
 
 
 def retry_delay(attempts: int) -> float:

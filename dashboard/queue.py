@@ -49,8 +49,11 @@ def queue_extraction(record_id: int) -> None:
 
 
 def queue_redaction(record_id: int, held: str) -> None:
-    """Redact the upload held in the project's inbox as ``held``, then extract it."""
-    _publish(REDACT_TASK, (record_id, held), robust=False)
+    """Redact the upload held in the project's inbox as ``held``, then extract it.
+
+    Robust: with the broker down the upload stays held, and the sweep queues it again
+    (``dashboard.recovery.queue_held_uploads``)."""
+    _publish(REDACT_TASK, (record_id, held))
 
 
 def queue_dream_gate_check(project_id: int, trigger: str) -> None:

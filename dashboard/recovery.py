@@ -8,6 +8,9 @@
   moved, since it moves only once the extraction's commit has landed.
 * An uploaded transcript whose extraction could not be queued (the broker was down
   when the upload committed) has no extraction run after it: the sweep queues one.
+* A large upload held raw in the project's inbox whose redaction was never queued or
+  never finished is queued again; one no session claims (its record is gone) is
+  removed, since raw text may hold secrets (``memsync.extract.uploads``).
 
 The working tree the dead worker left is cleared by the next write itself
 (``memsync.store.recovery``); this module only deals with rows and queues.
@@ -21,8 +24,10 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from .models import Run, RunKind, RunStatus, SessionRecord
-from .queue import queue_extraction
+from memsync.extract.uploads import TranscriptInbox, session_of
+
+from .models import Project, Run, RunKind, RunStatus, SessionRecord
+from .queue import queue_extraction, queue_redaction
 from .runs import abandon_runs
 
 log = logging.getLogger(__name__)
@@ -129,3 +134,29 @@ def queue_unextracted_uploads() -> int:
     for record in due:
         queue_extraction(record.pk)
     return len(due)
+
+
+def queue_held_uploads(now: datetime | None = None) -> tuple[int, int]:
+    """Queue the redaction of every upload held in an inbox over the grace period;
+    remove those no session record claims. Returns (queued, removed).
+
+    A retry beside a redaction still queued is harmless: the first to run publishes
+    the upload, the other finds it gone (``TranscriptInbox.publish``)."""
+    now = now or timezone.now()
+    settle = (now - timedelta(seconds=settings.MEMSYNC_ABANDONED_RUN_SECONDS)).timestamp()
+    queued = removed = 0
+    for project in Project.objects.only("pk", "slug").iterator():
+        inbox = TranscriptInbox(project.inbox_dir, project.transcripts_dir)
+        for name in inbox.waiting(older_than=settle):
+            record = SessionRecord.objects.filter(
+                project=project, session_id=session_of(name)
+            ).first()
+            if record is None:
+                inbox.drop(name)
+                removed += 1
+            else:
+                queue_redaction(record.pk, name)
+                queued += 1
+    if removed:
+        log.warning("removed %d held upload(s) no session claims", removed)
+    return queued, removed

@@ -16,10 +16,10 @@ from memsync.store.lock import RepoLockTimeout
 from memsync.store.refs import EXTRACTIONS, extraction_branch, member_branch
 from memsync.sync.status import unmerged_members
 
-from .. import sync
+from .. import notifications, sync
 from ..models import Project, Run, RunKind, RunStatus
 from ..queue import queue_dream_gate_check, queue_merge
-from ..recovery import abandon_dead_runs, queue_unextracted_uploads
+from ..recovery import abandon_dead_runs, queue_held_uploads, queue_unextracted_uploads
 from ..runs import finish_run, start_run
 
 log = logging.getLogger(__name__)
@@ -136,8 +136,9 @@ def sweep_unmerged() -> str:
     The post-receive hook queues a merge after each push; if it could not (the broker
     was down), or a worker died mid-merge, the push would wait for the member's next one.
     This periodic sweep makes sure it does not wait longer than one interval. It also
-    closes the runs of dead workers and queues extractions the sessions API could not
-    (``dashboard.recovery``).
+    closes the runs of dead workers, queues the redactions and extractions the sessions
+    API could not (``dashboard.recovery``) and the notifications whose message was lost
+    (``dashboard.notifications.queue_overdue``).
     """
     # Runs of dead workers first: the merge pass below is what retries an abandoned merge.
     abandoned = abandon_dead_runs()
@@ -157,8 +158,11 @@ def sweep_unmerged() -> str:
         for username in extractions:
             queue_merge(project.pk, username, branch=extraction_branch(username))
             queued += 1
+    redactions, dropped = queue_held_uploads()
     uploads = queue_unextracted_uploads()
+    deliveries = notifications.queue_overdue()
     return (
-        f"{queued} member merges queued, {uploads} extractions queued, "
-        f"{len(abandoned)} abandoned runs"
+        f"{queued} member merges queued, {redactions} redactions queued, "
+        f"{uploads} extractions queued, {dropped} unclaimed uploads removed, "
+        f"{deliveries} notifications queued again, {len(abandoned)} abandoned runs"
     )

@@ -23,11 +23,16 @@ def _words(text: str) -> set[str]:
 
 @register.filter
 def says_more(description: str | None, shown: str) -> bool:
-    """Whether ``description`` says more than ``shown`` (the entry's title and hook)."""
+    """Whether ``description`` says more than ``shown`` (the entry's title and hook).
+
+    A number or version the shown text lacks is a fact of its own ("CSCM 373-01",
+    "PostgreSQL 16"), however much of the wording repeats: such a description is shown."""
     words = _words(description or "")
     if not words:
         return False
     known = _words(shown)
+    if any(any(char.isdigit() for char in word) and word not in known for word in words):
+        return True
     stems = {word[:5] for word in known}
     repeated = sum(1 for word in words if word in known or word[:5] in stems)
     return repeated / len(words) < REPEATED_SHARE

@@ -9,6 +9,10 @@ redacted file is ever published; the raw one is removed once it is.
 Each upload has its own inbox file, so a second upload of a session while the first
 waits cannot be half-read or deleted by the first one's worker; a held upload older
 than the published transcript is dropped instead of replacing newer text.
+
+An upload whose redaction was never queued (the broker was down) or never finished (its
+worker died) waits in the inbox as raw text; the periodic sweep finds it with
+`TranscriptInbox.waiting` and queues it again, or drops it when no session claims it.
 """
 
 from __future__ import annotations
@@ -30,13 +34,28 @@ class Published:
     findings: list[Finding]
 
 
+PARTIAL_SUFFIX = ".partial"
+
+
 def write_atomically(target: Path, text: str) -> None:
-    """Write beside `target` and rename over it: a reader never sees half a file."""
-    partial = target.with_name(f".{target.name}.partial")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(text)
-    partial.replace(target)
+    """Write beside `target` and rename over it: a reader never sees half a file.
+
+    The partial file's name is unique, so two writers of one target (a sweep's retry
+    beside the first attempt) never write into the same file."""
+    partial = target.with_name(f".{target.name}.{uuid.uuid4().hex}{PARTIAL_SUFFIX}")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        partial.replace(target)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+
+
+def session_of(name: str) -> str:
+    """The session id a held upload's name carries (``<session>.<nonce>.jsonl``)."""
+    return name.removesuffix(".jsonl").rsplit(".", 1)[0]
 
 
 class TranscriptInbox:
@@ -60,8 +79,7 @@ class TranscriptInbox:
         earlier run of this task) or older than the transcript already published.
         """
         held = self.inbox_dir / name
-        session_id = name.removesuffix(".jsonl").rsplit(".", 1)[0]
-        target = self.transcripts_dir / f"{session_id}.jsonl"
+        target = self.transcripts_dir / f"{session_of(name)}.jsonl"
         try:
             raw = held.read_text(encoding="utf-8")
             held_at = held.stat().st_mtime_ns
@@ -75,3 +93,30 @@ class TranscriptInbox:
         write_atomically(target, clean)
         held.unlink(missing_ok=True)
         return Published(target, findings)
+
+    def waiting(self, older_than: float) -> list[str]:
+        """Held uploads last written before `older_than` (a POSIX time), oldest first.
+
+        Partial files a killed writer left before that time are removed on the way:
+        nothing will ever rename them into place."""
+        try:
+            entries = list(os.scandir(self.inbox_dir))
+        except FileNotFoundError:
+            return []
+        held = []
+        for entry in entries:
+            try:
+                written = entry.stat(follow_symlinks=False).st_mtime
+            except FileNotFoundError:
+                continue  # published or dropped meanwhile
+            if written >= older_than or not entry.is_file(follow_symlinks=False):
+                continue
+            if entry.name.endswith(PARTIAL_SUFFIX):
+                Path(entry.path).unlink(missing_ok=True)
+            elif entry.name.endswith(".jsonl"):
+                held.append((written, entry.name))
+        return [name for _, name in sorted(held)]
+
+    def drop(self, name: str) -> None:
+        """Remove a held upload nobody will publish (its session no longer exists)."""
+        (self.inbox_dir / name).unlink(missing_ok=True)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from dashboard import notifications
 from dashboard.models import (
@@ -183,3 +185,34 @@ def test_a_maintainer_adds_a_webhook_sees_deliveries_and_removes_it(world: World
     assert "Email is off" in page
     assert removed.status_code == 302
     assert not Webhook.objects.exists()
+
+
+def test_the_sweep_queues_again_a_delivery_whose_message_was_lost(
+    world: World, webhook_receiver: WebhookReceiver, settings, monkeypatch
+):
+    settings.MEMSYNC_ABANDONED_RUN_SECONDS = 120
+    webhook_receiver.answers = [503]
+    Webhook.objects.create(project=world.acme, url=webhook_receiver.url, format="generic")
+    _conflict(world)
+    [lost] = Delivery.objects.values_list("pk", flat=True)
+    queued: list[int] = []
+    monkeypatch.setattr(notifications, "queue_delivery", queued.append)
+    now = timezone.now()
+
+    # Recorded, but its message never reached a worker (the broker was down).
+    assert notifications.queue_overdue(now) == 0  # not overdue yet
+    later = now + timedelta(seconds=121)
+    assert notifications.queue_overdue(later) == 1
+    assert queued == [lost]
+    assert notifications.queue_overdue(later + timedelta(seconds=60)) == 0  # given its time
+
+    # The worker tries it and fails: the next try is due after the backoff, not before.
+    assert notifications.deliver(lost) == "retry"
+    retry_at = Delivery.objects.get(pk=lost).next_attempt_at
+    assert retry_at > timezone.now() + timedelta(seconds=notifications.retry_delay(1) - 5)
+    assert notifications.queue_overdue(retry_at) == 0
+    assert notifications.queue_overdue(retry_at + timedelta(seconds=121)) == 1
+
+    assert notifications.deliver(lost) == "delivered"
+    assert notifications.queue_overdue(retry_at + timedelta(days=1)) == 0  # settled
+    assert len(webhook_receiver.received) == 2

@@ -151,10 +151,17 @@ def _dead_address() -> str:
 
 @pytest.mark.worker
 @pytest.mark.slow
+@pytest.mark.parametrize("held", [False, True], ids=["redacted-inline", "held-for-the-worker"])
 def test_an_upload_while_redis_is_down_is_stored_and_extracted_after_the_sweep(
-    team: Team, tmp_path: Path, settings, celery_worker
+    team: Team, tmp_path: Path, settings, celery_worker, held: bool
 ):
-    server = start_server(tmp_path, env={"REDIS_URL": _dead_address()})
+    # Held: redacted by the worker (too large for the request), so the sweep must queue
+    # the lost redaction first, and the extraction after it.
+    inline_bytes = "0" if held else str(settings.MEMSYNC_INLINE_REDACTION_BYTES)
+    server = start_server(
+        tmp_path,
+        env={"REDIS_URL": _dead_address(), "MEMSYNC_INLINE_REDACTION_BYTES": inline_bytes},
+    )
     transcript = json.dumps({"type": "user", "message": {"role": "user", "content": "hi"}})
     body = json.dumps(
         {
@@ -183,15 +190,18 @@ def test_an_upload_while_redis_is_down_is_stored_and_extracted_after_the_sweep(
     assert response.status == 201, answer
     assert answer["transcript"]["stored"] is True
     record = SessionRecord.objects.get(session_id="offline-1")
-    assert (team.project.base_dir / record.transcript).is_file()
+    if held:
+        assert len(list(team.project.inbox_dir.iterdir())) == 1
+    else:
+        assert (team.project.base_dir / record.transcript).is_file()
     assert not Run.objects.filter(kind=RunKind.EXTRACT).exists()
     assert "in on_commit()" in server.log()  # the broker failure is logged, not raised
 
     settings.MEMSYNC_ABANDONED_RUN_SECONDS = 0
-    assert unextracted_uploads() == [record]
+    assert unextracted_uploads() == ([] if held else [record])
     summary = sweep_unmerged_pushes()
 
-    assert "1 extractions queued" in summary
+    assert ("1 redactions queued" if held else "1 extractions queued") in summary
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         run = Run.objects.filter(kind=RunKind.EXTRACT, finished_at__isnull=False).first()
@@ -200,3 +210,4 @@ def test_an_upload_while_redis_is_down_is_stored_and_extracted_after_the_sweep(
         time.sleep(0.2)
     assert run is not None and run.detail["session"] == "offline-1"
     assert unextracted_uploads() == []
+    assert list(team.project.inbox_dir.glob("*")) == []
