@@ -75,11 +75,10 @@ def test_a_push_is_inspected_by_the_warm_server_and_a_secret_refused(
     server_repo: Path, hook_server, tmp_path: Path
 ):
     address, log = hook_server
+    served = {ADDRESS_VARIABLE: address}
 
-    refused, secret_tip = push(server_repo, tmp_path, {"k.md": SECRET}, **{ADDRESS_VARIABLE: address})
-    accepted, clean_tip = push(
-        server_repo, tmp_path, {"a.md": topic("a", "A note")}, **{ADDRESS_VARIABLE: address}
-    )
+    refused, secret_tip = push(server_repo, tmp_path, {"k.md": SECRET}, **served)
+    accepted, clean_tip = push(server_repo, tmp_path, {"a.md": topic("a", "A note")}, **served)
 
     assert refused.returncode != 0
     assert "remote: memsync:   k.md:1: secret (github-pat)" in refused.stderr, refused.stderr
@@ -87,10 +86,10 @@ def test_a_push_is_inspected_by_the_warm_server_and_a_secret_refused(
     assert accepted.returncode == 0, accepted.stderr
     assert git(server_repo, "rev-parse", "members/bob").stdout.strip() == clean_tip
     # Both verdicts came from the server's forked children, and the post-receive too.
-    served = log.read_text()
-    assert "memsync.sync.prereceive exited 1" in served
-    assert "memsync.sync.prereceive exited 0" in served
-    assert "memsync.sync.postreceive exited 0" in served
+    lines = log.read_text()
+    assert "memsync.sync.prereceive exited 1" in lines
+    assert "memsync.sync.prereceive exited 0" in lines
+    assert "memsync.sync.postreceive exited 0" in lines
 
 
 def test_a_hook_runs_cold_when_no_server_answers(server_repo: Path, tmp_path: Path):
