@@ -24,13 +24,23 @@ prints only the deterministic dream at each size: the engine's ratio and the who
 ``run_dream``'s (worktree, ages, engine, canaries, commit), in wall time and in CPU
 time (the process's and its git children's: steadier when other work shares the
 machine), how each CPU ratio grows from the smallest size (flat growth: the dream
-stays linear in the memories), and the peak RSS of the process during the run.
+stays linear in the memories), the peak RSS of the process during the run, and the
+whole run once more on the same ``main`` (the canary answers then come from the cache
+the first run kept; the result is checked to be the same).
+
+    python bench/dream.py --digest 2000,10000
+
+prints a digest of all a dream of the bench's corpus gives (files, notes, summary,
+stale list, canary result, trailers): run it before and after a change meant only to
+make the dream faster, and the digests must be equal.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
+import json
 import os
 import shutil
 import statistics
@@ -295,6 +305,11 @@ def bench_growth(base: Path, sizes: list[int]) -> None:
         outcome, run_wall, run_cpu = _timed(partial(run_dream, request))
         assert outcome.status == DreamStatus.PROPOSED, outcome.reason
         peak = _peak_rss_mib()
+        # The next dream of the same main (nobody pushed in between): main's canary
+        # answers, and this very tree's, come from the cache the first run kept.
+        again, again_wall, again_cpu = _timed(partial(run_dream, request))
+        assert again.status == DreamStatus.PROPOSED, again.reason
+        assert again.canaries == outcome.canaries, (again.canaries, outcome.canaries)
 
         ratios = (
             engine_wall / read_wall,
@@ -308,10 +323,59 @@ def bench_growth(base: Path, sizes: list[int]) -> None:
             f"CPU); engine {engine_wall * 1000:.0f} ms, ratio {ratios[0]:.1f}, CPU ratio "
             f"{ratios[1]:.1f} (growth x{ratios[1] / first[1]:.2f}); whole run_dream "
             f"{run_wall * 1000:.0f} ms, ratio {ratios[2]:.1f}, CPU ratio {ratios[3]:.1f} "
-            f"(growth x{ratios[3] / first[3]:.2f}); peak RSS of the run {peak:.0f} MiB",
+            f"(growth x{ratios[3] / first[3]:.2f}); peak RSS of the run {peak:.0f} MiB; "
+            f"again on the same main {again_wall * 1000:.0f} ms, ratio "
+            f"{again_wall / read_wall:.1f}, CPU ratio {again_cpu / read_cpu:.1f}",
             flush=True,
         )
         shutil.rmtree(corpus.root)
+
+
+def _tree_digests(root: Path) -> dict[str, str]:
+    return {
+        path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and ".git" not in path.relative_to(root).parts
+    }
+
+
+def dream_output(base: Path, size: int) -> str:
+    """A digest of everything a deterministic dream of the bench's corpus gives: the
+    engine's files, summary, notes and stale list, and the whole run's proposal (tree,
+    message with its trailers, canary result, counts). Equal digests before and after
+    a change to the dream's speed show its output did not change."""
+    from memsync.dream.deterministic import DeterministicEngine
+    from memsync.dream.engine import Scope
+    from memsync.dream.run import DreamRequest, run_dream
+    from memsync.store import MemoryRepo
+    from tests.dream.corpus import RecordingProgress, build_corpus, commit_corpus
+
+    corpus = build_corpus(base / f"digest-{size}", memories=size)
+    copy = base / f"digest-{size}-copy"
+    shutil.copytree(corpus.root, copy)
+    result = DeterministicEngine().consolidate(
+        corpus.context(Scope.PERSONAL, workdir=copy), RecordingProgress()
+    )
+    commit_corpus(corpus)
+    repo = MemoryRepo.init(corpus.root)
+    request = DreamRequest(
+        repo_path=corpus.root, engine=DeterministicEngine(), dream_id="digest", now=corpus.now
+    )
+    outcome = run_dream(request)
+    proposal = outcome.to_dict()
+    # Their ids have the time of the commits in them (`MemoryRepo.init` commits now).
+    proposal.pop("commit")
+    proposal.pop("base")
+    if outcome.commit is not None:
+        proposal["message"] = repo.commit_info(outcome.commit).message
+        proposal["tree"] = repo.read_many(outcome.commit, repo.files(outcome.commit))
+    output = {
+        "engine": [result.summary, result.files_touched, result.notes, result.stale],
+        "engine_tree": _tree_digests(copy),
+        "proposal": proposal,
+    }
+    text = json.dumps(output, sort_keys=True, ensure_ascii=False, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def main() -> None:
@@ -320,7 +384,13 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=2_000)
     parser.add_argument("--loops", type=int, default=20_000)
     parser.add_argument("--growth", help="only the dream's ratios at these sizes: 500,2000,10000")
+    parser.add_argument("--digest", help="only a digest of the dream's output at these sizes")
     options = parser.parse_args()
+    if options.digest:
+        with tempfile.TemporaryDirectory(prefix="memsync-bench-dream-") as tmp:
+            for size in options.digest.split(","):
+                print(f"{int(size):>6} memories: output {dream_output(Path(tmp), int(size))}")
+        return
     if options.growth:
         with tempfile.TemporaryDirectory(prefix="memsync-bench-dream-") as tmp:
             bench_growth(Path(tmp), [int(size) for size in options.growth.split(",")])

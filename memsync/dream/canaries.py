@@ -14,20 +14,34 @@ The result travels in the dream commit's trailers, so a reviewer sees it from Gi
 alone: ``Memsync-Canaries: 212 of 214 facts still found`` and one
 ``Memsync-Canary-Lost: <fact> (<memory>)`` per lost fact. A proposal that loses
 any is at risk.
+
+Asking costs far more than the dream itself (two recall indexes, hundreds of queries),
+and ``main`` seldom changes between two dreams: `CanaryCache` keeps main's side (its
+questions and the facts recall found) and each dream tree's result between dreams,
+keyed by the very bytes, ages and code they were computed from, so a hit gives the
+answer a fresh run would.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import hashlib
+import json
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
+import memsync.memory
+import memsync.recall
 from memsync.dream.dedupe import facts
 from memsync.memory import INDEX_FILENAME, MemoryDirectory, MemoryFile, is_topic_path
 from memsync.recall.manifest import directory_documents
-from memsync.recall.rank import RecallIndex
+from memsync.recall.rank import Analyses, RecallIndex
 from memsync.recall.recall import recall
 from memsync.store import trailers
 
@@ -136,11 +150,12 @@ class _Tree:
         blobs: Mapping[str, bytes],
         ages: Mapping[str, datetime],
         facts_by_content: dict[bytes, frozenset[str]],
+        analyses: Analyses,
     ) -> None:
         self.blobs = blobs
         directory = MemoryDirectory.from_files(None, blobs)
         self.memories = directory.files
-        self.index = RecallIndex(directory_documents(directory, ages))
+        self.index = RecallIndex(directory_documents(directory, ages), analyses=analyses)
         # Shared by both trees: a file the dream left as it was has the same facts.
         self._facts = facts_by_content
 
@@ -158,23 +173,164 @@ class _Tree:
         return frozenset(found)
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """A canary of main's and the facts recall found for it on main (never empty)."""
+
+    source: str
+    question: str
+    found: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _MainSide:
+    asked: int  # questions, found or not
+    canaries: list[_Asked]
+
+
 def run_canaries(
     before: Mapping[str, bytes],
     after: Mapping[str, bytes],
     ages: Mapping[str, datetime],
     now: datetime,
+    cache: CanaryCache | None = None,
 ) -> CanaryResult:
-    """Ask main's canaries of both trees (path → bytes of topic files and index)."""
+    """Ask main's canaries of both trees (path → bytes of topic files and index).
+
+    `now` only dates the recalled memories' headers; which memories recall returns,
+    and so every count here, depends on the trees, their ages and the code alone:
+    what `cache` keys by."""
     facts_by_content: dict[bytes, frozenset[str]] = {}
-    main, dream = _Tree(before, ages, facts_by_content), _Tree(after, ages, facts_by_content)
+    analyses = Analyses()
+    main_key = _digest(before, ages)
+    main_side = cache.main_side(main_key) if cache else None
+    if main_side is None:
+        main_side = _ask_main(_Tree(before, ages, facts_by_content, analyses), now)
+        if cache:
+            cache.keep_main_side(main_key, main_side)
+    dream_key = _digest(after, ages)
+    if cache and (known := cache.result(main_key, dream_key)) is not None:
+        return known
+    dream = _Tree(after, ages, facts_by_content, analyses)
+    result = CanaryResult(main_side.asked, 0, 0)
+    for canary in main_side.canaries:
+        still = dream.answers(canary.question, now)
+        result.found += len(canary.found)
+        result.kept += len(canary.found & still)
+        result.lost += [(fact, canary.source) for fact in sorted(canary.found - still)]
+    if cache:
+        cache.keep_result(main_key, dream_key, result)
+    return result
+
+
+def _ask_main(main: _Tree, now: datetime) -> _MainSide:
     questions = canaries_of(main.memories)
-    result = CanaryResult(len(questions), 0, 0)
+    asked = []
     for canary in questions:
         found = canary.facts & main.answers(canary.question, now)
-        if not found:
-            continue
-        still = dream.answers(canary.question, now)
-        result.found += len(found)
-        result.kept += len(found & still)
-        result.lost += [(fact, canary.source) for fact in sorted(found - still)]
-    return result
+        if found:
+            asked.append(_Asked(canary.source, canary.question, found))
+    return _MainSide(len(questions), asked)
+
+
+# -- kept between dreams ----------------------------------------------------------------
+
+# Past this many mains, the oldest cache files go: main moves on, and only the latest
+# few can come round again (a dream retried, or run again before anyone pushed).
+_CACHED_MAINS = 4
+
+
+@functools.cache
+def _code_version() -> str:
+    """A digest of the code the answers come from (the memory parser, recall, the
+    facts): a memsync upgrade that changes any of it makes every cached answer a miss."""
+    digest = hashlib.sha256()
+    folders = (Path(memsync.memory.__file__).parent, Path(memsync.recall.__file__).parent)
+    sources = [*(p for folder in folders for p in sorted(folder.glob("*.py")))]
+    sources += [Path(__file__), Path(__file__).with_name("dedupe.py")]
+    for source in sources:
+        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _digest(blobs: Mapping[str, bytes], ages: Mapping[str, datetime]) -> str:
+    """What one side's answers depend on: every file's bytes and last change."""
+    digest = hashlib.sha256(_code_version().encode())
+    for path in sorted(blobs):
+        age = ages.get(path)
+        digest.update(f"\0{path}\0{age.isoformat() if age else ''}\0".encode())
+        digest.update(hashlib.sha256(blobs[path]).digest())
+    return digest.hexdigest()
+
+
+class CanaryCache:
+    """Canary answers kept in `folder` (inside ``.git/``), one JSON file per main:
+    main's questions with the facts found on it, and the result of each dream tree
+    asked. An unreadable or damaged file is a miss, never an error."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+
+    def main_side(self, main_key: str) -> _MainSide | None:
+        data = self._load(main_key)
+        try:
+            canaries = [
+                _Asked(str(source), str(question), frozenset(map(str, found)))
+                for source, question, found in data["canaries"]
+            ]
+            return _MainSide(int(data["asked"]), canaries)
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def keep_main_side(self, main_key: str, side: _MainSide) -> None:
+        canaries = [[c.source, c.question, sorted(c.found)] for c in side.canaries]
+        self._save(main_key, {"asked": side.asked, "canaries": canaries, "dreams": {}})
+
+    def result(self, main_key: str, dream_key: str) -> CanaryResult | None:
+        try:
+            known = self._load(main_key)["dreams"][dream_key]
+            lost = [(str(fact), str(source)) for fact, source in known["lost"]]
+            return CanaryResult(int(known["asked"]), int(known["found"]), int(known["kept"]), lost)
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def keep_result(self, main_key: str, dream_key: str, result: CanaryResult) -> None:
+        data = self._load(main_key)
+        if not isinstance(data.get("dreams"), dict):
+            return  # main's side was not kept (a damaged file): nothing to add to
+        data["dreams"][dream_key] = {
+            "asked": result.asked,
+            "found": result.found,
+            "kept": result.kept,
+            "lost": [list(pair) for pair in result.lost],
+        }
+        self._save(main_key, data)
+
+    def _path(self, main_key: str) -> Path:
+        return self.folder / f"{main_key}.json"
+
+    def _load(self, main_key: str) -> dict[str, Any]:
+        try:
+            data = json.loads(self._path(main_key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _save(self, main_key: str, data: dict[str, Any]) -> None:
+        # A cache: when it cannot be written the dream goes on without it.
+        with contextlib.suppress(OSError):
+            self.folder.mkdir(parents=True, exist_ok=True)
+            path = self._path(main_key)
+            partial = path.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+            partial.replace(path)
+            self._forget_old(keep=path)
+
+    def _forget_old(self, keep: Path) -> None:
+        files = sorted(
+            (p for p in self.folder.glob("*.json") if p != keep),
+            key=lambda p: p.stat().st_mtime_ns,
+            reverse=True,
+        )
+        for old in files[_CACHED_MAINS - 1 :]:
+            old.unlink(missing_ok=True)

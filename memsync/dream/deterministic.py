@@ -65,6 +65,29 @@ _DATE_HINT = re.compile(
     r"|[天日周期拜月年]",
     re.IGNORECASE,
 )
+# Words one of `_DATE_HINT`'s phrases must contain, tested as plain substrings of the
+# case-folded text first: most memories have none, and a substring test is several
+# times cheaper than the pattern. ("ı", the dotless i, is an "i" to the pattern.)
+_ALONE_HINTS = ("today", "yesterday", "tomorrow", "ago")
+_FIRST_HINTS = ("last", "this", "thıs", "next")
+_SECOND_HINTS = ("week", "mon", "year", "tue", "wed", "thu", "fri", "frı", "sat", "sun")
+_CJK_HINTS = "天日周期拜月年"
+
+
+def _has_date_hint(text: str) -> bool:
+    """`_DATE_HINT.search(text)`, quicker on text that has none."""
+    folded = text.casefold()
+    maybe = (
+        any(word in folded for word in _ALONE_HINTS)
+        or (
+            any(word in folded for word in _FIRST_HINTS)
+            and any(word in folded for word in _SECOND_HINTS)
+        )
+        or any(character in text for character in _CJK_HINTS)
+    )
+    return maybe and _DATE_HINT.search(text) is not None
+
+
 _LISTED = 10
 # Stale memories with a note each; the rest are counted.
 _STALE_NOTES = 20
@@ -175,13 +198,13 @@ def _rewrite_dates(directory: DreamDirectory, report: DreamReport) -> None:
         reference = directory.reference(path)
         changes: dict[str, str] = {}  # "body" and/or "description"
         phrases: list[str] = []
-        if _DATE_HINT.search(memory.body):
+        if _has_date_hint(memory.body):
             body, found = rewrite_relative_dates(memory.body, reference)
             if found:
                 changes["body"] = body
                 phrases += [f"'{item.phrase}' → {item.text}" for item in found]
         description = memory.metadata.get("description")
-        if isinstance(description, str) and _DATE_HINT.search(description):
+        if isinstance(description, str) and _has_date_hint(description):
             rewritten, found = rewrite_relative_dates(description, reference)
             if found:
                 changes["description"] = rewritten
@@ -213,7 +236,7 @@ def _rewrite_hook_dates(directory: DreamDirectory, report: DreamReport) -> None:
     for path, lines in directory.index_files():
         replace: dict[int, list[str]] = {}
         for entry in lines.index().entries:
-            if not _DATE_HINT.search(entry.hook):
+            if not _has_date_hint(entry.hook):
                 continue
             target = entry_path(path, entry.target)
             known = target is not None and target in directory.memories

@@ -44,7 +44,8 @@ from memsync.dream.index_edit import (
     with_target,
 )
 from memsync.dream.visibility import MAX_INDEX_UTF16_UNITS, fits, utf16_units
-from memsync.memory import INDEX_FILENAME, MAX_INDEX_LINES, IndexEntry, format_entry
+from memsync.memory import INDEX_FILENAME, MAX_INDEX_LINES, format_entry
+from memsync.memory.index import entry_titles
 
 # Room under the limits for a sub-index's own title and headings.
 CHUNK_MAX_LINES = MAX_INDEX_LINES - 20
@@ -281,13 +282,15 @@ def _overflow_files(
         )
         text = "\n".join([f"# {title}", "", *piece]) + "\n"
         files[path] = IndexLines.parse(text)
-        pointers.append(_pointer(title, path, files[path].index().entries))
+        # Only the titles: the budget lays these files out several times over, and
+        # building every entry of each layout cost more than all the rest of it.
+        pointers.append(_pointer(title, path, entry_titles(files[path].contents())))
     return files, pointers
 
 
-def _pointer(title: str, path: str, entries: list[IndexEntry]) -> str:
+def _pointer(title: str, path: str, written: list[str]) -> str:
     """The ``MEMORY.md`` entry for one overflow file: what it holds, by title."""
-    titles = [_UNESCAPE.sub(r"\1", entry.title) for entry in entries]
+    titles = [_UNESCAPE.sub(r"\1", written_title) for written_title in written]
     count = len(titles)
     hook = f"{count} more {'entry' if count == 1 else 'entries'}: " + ", ".join(titles)
     prefix = format_entry(title, path) + " — "

@@ -73,8 +73,26 @@ class IndexLines:
     def index(self) -> MemoryIndex:
         """The parsed index; edits make a new `IndexLines`, so it is parsed once."""
         if self._parsed is None:
-            self._parsed = MemoryIndex.parse(self.render())
+            if self._as_split():
+                # The lines are already what splitting the rendered text would give.
+                self._parsed = MemoryIndex(self.lines, self.bom)
+            else:
+                self._parsed = MemoryIndex.parse(self.render())
         return self._parsed
+
+    def _as_split(self) -> bool:
+        """True when `split_lines(render())` gives these very lines (and the BOM)."""
+        if not self.bom and self.lines and self.lines[0][0].startswith(BOM):
+            return False
+        last = len(self.lines) - 1
+        for number, (content, ending) in enumerate(self.lines):
+            if "\n" in content:
+                return False
+            if ending == "\n" and content.endswith("\r"):
+                return False
+            if not ending and (number != last or not content):
+                return False
+        return True
 
     def contents(self) -> list[str]:
         return [content for content, _ in self.lines]

@@ -23,7 +23,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from memsync.dream.canaries import CanaryResult, read_tree, run_canaries
+from memsync.dream.canaries import CanaryCache, CanaryResult, read_tree, run_canaries
 from memsync.dream.counts import (
     MemoryCounts,
     hides_entries,
@@ -65,6 +65,11 @@ def new_dream_id(now: datetime | None = None) -> str:
 def default_worktrees_dir(repo_path: Path) -> Path:
     """Inside ``.git/``: out of sight of Claude Code, which reads the memory directory."""
     return Path(repo_path) / ".git" / "memsync" / "worktrees"
+
+
+def canary_cache_dir(repo_path: Path) -> Path:
+    """Where main's canary answers are kept between dreams (`CanaryCache`)."""
+    return Path(repo_path) / ".git" / "memsync" / "canaries"
 
 
 def local_lock_name(repo_path: Path) -> str:
@@ -280,7 +285,13 @@ def _dream(
             raise DreamCancelled("cancelled after the engine finished")
         outcome.after = MemoryCounts.of_directory(worktree)
         progress.phase("canaries")
-        outcome.canaries = run_canaries(main_files, read_tree(worktree), context.last_changed, now)
+        outcome.canaries = run_canaries(
+            main_files,
+            read_tree(worktree),
+            context.last_changed,
+            now,
+            cache=CanaryCache(canary_cache_dir(repo.path)),
+        )
         if outcome.canaries.at_risk:
             outcome.summary = f"At risk: {outcome.canaries.sentence()} " + outcome.summary
         visible = outcome.visible()

@@ -82,8 +82,10 @@ class DreamDirectory:
         }
         self.memories: dict[str, MemoryFile] = {}
         self.left_alone: list[str] = []
+        # `MemoryDirectory.read` lists no link and reads each file without following
+        # one, so no file here is a link: asking again costs a stat per memory.
         for path, memory in read.files.items():
-            if path.casefold() in PROTECTED_NAMES or confined.kind(path) is EntryKind.LINK:
+            if path.casefold() in PROTECTED_NAMES:
                 continue
             if not memory.is_text or path in broken:
                 self.left_alone.append(path)

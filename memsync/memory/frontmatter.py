@@ -20,7 +20,9 @@ from typing import Any
 import yaml
 
 _OPENING = re.compile(r"^---[ \t]*(?:\r?\n|$)")
-_CLOSING = re.compile(r"^---[ \t]*$")
+# The first line after the opening that is ``---`` (spaces or tabs after it, and any
+# carriage returns before its line feed): one search instead of a loop over lines.
+_CLOSING_LINE = re.compile(r"^---[ \t]*\r*(?:\n|\Z)", re.MULTILINE)
 
 # SafeLoader with YAML 1.2 core-schema scalars, as JavaScript YAML parsers read them.
 _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -122,6 +124,10 @@ _NOT_PLAIN_INSIDE = re.compile(r": |:$| #|\t")
 
 
 _RESCUABLE_KEY = re.compile(r"[a-zA-Z_-]+")
+# A value YAML would read as a bool, null, int or float: one pattern for the four, and
+# only for values starting with a character one of them can start with.
+_CORE_SCALAR = re.compile("|".join(f"(?:{pattern.pattern})" for _t, pattern, _f in _CORE_SCALARS))
+_CORE_FIRST = frozenset(first for _t, _p, firsts in _CORE_SCALARS for first in firsts if first)
 
 
 def _plain_mapping(text: str) -> dict[str, Any] | None:
@@ -147,7 +153,7 @@ def _plain_mapping(text: str) -> dict[str, Any] | None:
         if inside:
             if set(inside) != {": "} or not _RESCUABLE_KEY.fullmatch(key):
                 return None
-        elif any(pattern.match(value) for _tag, pattern, _first in _CORE_SCALARS):
+        elif value[0] in _CORE_FIRST and _CORE_SCALAR.match(value):
             return None
         mapping[key] = value
     return mapping
@@ -235,28 +241,24 @@ def split_frontmatter(text: str) -> FrontmatterBlock | UnterminatedBlock | None:
     if not opening.endswith("\n"):
         return UnterminatedBlock()
     newline = "\r\n" if opening.endswith("\r\n") else "\n"
-    position = len(opening)
-    while position < len(text):
-        end = text.find("\n", position)
-        line_end = len(text) if end == -1 else end + 1
-        content = text[position:line_end].rstrip("\n").rstrip("\r")
-        if _CLOSING.match(content):
-            rest = text[line_end:]
-            gap = ""
-            for blank in ("\r\n", "\n"):
-                if rest.startswith(blank):
-                    gap, rest = blank, rest[len(blank) :]
-                    break
-            return FrontmatterBlock(
-                opening=opening,
-                yaml_text=text[len(opening) : position],
-                closing=text[position:line_end],
-                gap=gap,
-                body=rest,
-                newline=newline,
-            )
-        position = line_end
-    return UnterminatedBlock()
+    closing = _CLOSING_LINE.search(text, len(opening))
+    if closing is None:
+        return UnterminatedBlock()
+    position, line_end = closing.span()
+    rest = text[line_end:]
+    gap = ""
+    for blank in ("\r\n", "\n"):
+        if rest.startswith(blank):
+            gap, rest = blank, rest[len(blank) :]
+            break
+    return FrontmatterBlock(
+        opening=opening,
+        yaml_text=text[len(opening) : position],
+        closing=text[position:line_end],
+        gap=gap,
+        body=rest,
+        newline=newline,
+    )
 
 
 def key_line(yaml_text: str, key: str, parent: str | None = None) -> int | None:

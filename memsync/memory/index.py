@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -31,6 +31,7 @@ __all__ = [
     "MAX_INDEX_UNITS",
     "IndexEntry",
     "MemoryIndex",
+    "entry_titles",
     "format_entry",
     "link_file",
     "split_lines",
@@ -140,7 +141,10 @@ def _parse_entry(content: str, line: int) -> IndexEntry | None:
 # The parts of an entry line but its number. The same lines are parsed again and again
 # (every edit of an index, every trial layout of the dream's index budget); matching
 # each once keeps a 10,000-entry index from costing a regex match per line per parse.
-@functools.lru_cache(maxsize=16384)
+# Sized for the lines of a 10,000-memory dream (MEMORY.md's and its sub-indexes', each
+# edited a few times): a smaller cache is emptied before a parse comes round again, and
+# the dream then grows faster than the memories.
+@functools.lru_cache(maxsize=65536)
 def _entry_parts(content: str) -> tuple[str, str, str, str, str, str, str, str] | None:
     match = _ENTRY.match(content)
     if match is None:
@@ -163,16 +167,14 @@ def _entry_parts(content: str) -> tuple[str, str, str, str, str, str, str, str] 
 
 def split_lines(text: str) -> list[tuple[str, str]]:
     """(content, ending) pairs; joining them gives back `text` exactly."""
-    lines: list[tuple[str, str]] = []
     parts = text.split("\n")
-    for position, part in enumerate(parts):
-        if position == len(parts) - 1:
-            if part:
-                lines.append((part, ""))
-        elif part.endswith("\r"):
-            lines.append((part[:-1], "\r\n"))
-        else:
-            lines.append((part, "\n"))
+    last = parts.pop()
+    if "\r" in text:
+        lines = [(p[:-1], "\r\n") if p.endswith("\r") else (p, "\n") for p in parts]
+    else:  # the common case, without a test per line
+        lines = [(part, "\n") for part in parts]
+    if last:
+        lines.append((last, ""))
     return lines
 
 
@@ -181,6 +183,35 @@ def _utf8_len(text: str) -> int:
         return len(text.encode("utf-8", "surrogateescape"))
     except UnicodeEncodeError:
         return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _outside_fences(contents: Iterable[str]) -> Iterator[tuple[int, str, bool]]:
+    """(number, content, is a heading) of each line outside code fences, the fence
+    lines themselves left out: where a reader of the index looks for entries."""
+    fence: str | None = None
+    for number, content in enumerate(contents, start=1):
+        # A fence has three backticks or tildes, a heading a "#": most lines have
+        # neither, and a substring test is far cheaper than the patterns.
+        fenced = "```" in content or "~~~" in content
+        opened = _FENCE.match(content) if fenced else None
+        if fence is not None:
+            if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence):
+                fence = None
+            continue
+        if opened:
+            fence = opened["fence"]
+            continue
+        yield number, content, "#" in content and _HEADING.match(content) is not None
+
+
+def entry_titles(lines: Iterable[str]) -> list[str]:
+    """The titles of the entries `MemoryIndex` finds in these lines (without line
+    endings), as written: for a caller that needs no more, without building entries."""
+    return [
+        parts[0]
+        for _number, content, heading in _outside_fences(lines)
+        if not heading and (parts := _entry_parts(content)) is not None
+    ]
 
 
 class MemoryIndex:
@@ -199,17 +230,8 @@ class MemoryIndex:
         self._decode_problem = decode_problem
         entries: list[IndexEntry] = []
         headings: dict[int, str] = {}
-        fence: str | None = None
-        for number, (content, _ending) in enumerate(self._lines, start=1):
-            opened = _FENCE.match(content)
-            if fence is not None:
-                if opened and opened["fence"][0] == fence[0] and len(opened["fence"]) >= len(fence):
-                    fence = None
-                continue
-            if opened:
-                fence = opened["fence"]
-                continue
-            if _HEADING.match(content):
+        for number, content, heading in _outside_fences(content for content, _ in self._lines):
+            if heading:
                 headings[number] = content
                 continue
             entry = _parse_entry(content, number)

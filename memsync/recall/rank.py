@@ -88,7 +88,7 @@ CREATE INDEX IF NOT EXISTS aliases_by_file ON aliases (file);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
 """
 
-__all__ = ["RecallDocument", "RecallIndex", "ScoredDocument", "tokenize"]
+__all__ = ["Analyses", "RecallDocument", "RecallIndex", "ScoredDocument", "tokenize"]
 
 
 @dataclass(frozen=True)
@@ -123,8 +123,13 @@ class RecallIndex:
     a database kept elsewhere (on disk) that `add`/`remove` keep up to date.
     """
 
-    def __init__(self, documents: Iterable[RecallDocument] = ()) -> None:
+    def __init__(
+        self, documents: Iterable[RecallDocument] = (), *, analyses: Analyses | None = None
+    ) -> None:
+        """`analyses`, shared by several indexes of nearly the same memories (a dream's
+        canaries index ``main`` and the dream's tree), analyses each memory once."""
         self._db = sqlite3.connect(":memory:")
+        self._analyses = analyses
         create_schema(self._db)
         self.add(list(documents))
 
@@ -132,6 +137,7 @@ class RecallIndex:
     def on(cls, connection: sqlite3.Connection) -> RecallIndex:
         index = cls.__new__(cls)
         index._db = connection
+        index._analyses = None
         return index
 
     def __len__(self) -> int:
@@ -184,7 +190,10 @@ class RecallIndex:
             self._remove_paths([d.path for d in batch])
         count = len(self) + len(batch)
         lengths = self._length_sums()
-        analysed = [_analysed(document) for document in batch]
+        memo = self._analyses
+        analysed = [
+            _analysed(document) if memo is None else memo.of(document) for document in batch
+        ]
         for name, description, body, _ in analysed:
             lengths[0] += name.total()
             lengths[1] += description.total()
@@ -480,6 +489,21 @@ def _posting_rows(
         frequency = n * scales[0] + d * scales[1] + b * scales[2]
         rows.append((term, number, n, d, b, frequency * (K1 + 1) / (K1 + frequency)))
     return rows
+
+
+class Analyses:
+    """Each memory's terms, kept for the next index of the same memories. Keyed by all
+    that `_analysed` reads, so a memory changed in between is analysed anew."""
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[str, str, str, str], _Fields] = {}
+
+    def of(self, document: RecallDocument) -> _Fields:
+        key = (document.path, document.name, document.description, document.body)
+        fields = self._known.get(key)
+        if fields is None:
+            fields = self._known[key] = _analysed(document)
+        return fields
 
 
 def _analysed(

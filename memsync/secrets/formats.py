@@ -13,6 +13,12 @@ import base64
 import binascii
 import re
 
+from memsync.secrets.judgement import (
+    PLACEHOLDER_WORDS,
+    character_classes,
+    is_placeholder,
+    shannon_entropy,
+)
 from memsync.secrets.rule import Reach, Rule, Variant
 
 # A token's edges: not inside a longer run of token characters.
@@ -67,6 +73,39 @@ def _basic_credentials(encoded: str) -> bool:
     return bool(colon and password) and text.isprintable()
 
 
+def _base64_private_key(encoded: str) -> bool:
+    # `LS0tLS1CRUdJTi` is base64 of `-----BEGIN`; only a private key's label counts (a
+    # kubeconfig's certificate-authority-data is a certificate, and public).
+    head = encoded[:64]
+    try:
+        decoded = base64.b64decode(head[: len(head) - len(head) % 4])
+    except (binascii.Error, ValueError):
+        return False
+    return b"PRIVATE KEY-----" in decoded
+
+
+def given_password(password: str) -> bool:
+    # A password written on a command line or in a URL, unless it stands for one
+    # (`$PASSWORD`, `<password>`, `PASSWORD`, `****`). Not `is_placeholder`: a URL's
+    # password is not judged as a setting's value (`name.Part9` is a password here).
+    if password.startswith(("$", "{", "<", "%")) or "*" * 3 in password:
+        return False
+    return password.strip("<>[](){}_-").lower() not in PLACEHOLDER_WORDS
+
+
+MIN_BEARER_ENTROPY = 3.5
+
+
+def _opaque_token(token: str) -> bool:
+    # After `Bearer` stands a token or a word of prose; a token is long, mixes
+    # character classes and is as random as a key (the bar of `contextual`'s keys).
+    return (
+        character_classes(token) >= 2
+        and shannon_entropy(token) >= MIN_BEARER_ENTROPY
+        and not is_placeholder(token)
+    )
+
+
 def _mixed(value: str) -> bool:
     # A 40-character run of letters only or digits only is a word or a number, and a
     # lower-case hex run is a git SHA: a secret key mixes cases and digits.
@@ -88,8 +127,10 @@ FORMAT_RULES: tuple[Rule, ...] = (
         id="aws-secret-access-key",
         description="AWS secret access key",
         pattern=re.compile(
+            # `=` may stand before the key (`AWS_SECRET_ACCESS_KEY=/Fc…`: a key may start
+            # with `/` or `+`); base64 padding only ever ends a run.
             r"(?:aws|secret[ _-]?access[ _-]?key).{0,60}?"
-            r"(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
+            r"(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
             re.IGNORECASE,
         ),
         literals=("aws", "secret"),
@@ -172,7 +213,7 @@ FORMAT_RULES: tuple[Rule, ...] = (
         literals=("://",),
         source="memsync",
         secret_group=1,
-        valid=lambda pw: not pw.startswith(("$", "{", "<", "%")) and "*" * 3 not in pw,
+        valid=given_password,
     ),
     _setting(
         "sshpass-password",
@@ -230,13 +271,32 @@ FORMAT_RULES: tuple[Rule, ...] = (
         r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
         ("shpat_", "shpca_", "shppa_", "shpss_"),
     ),
-    # An HTTP `Authorization: Basic` header: base64 of `user:password` (RFC 7617).
+    # HTTP Basic credentials (RFC 7617): the scheme `Basic` and base64 of
+    # `user:password`, in a header or quoted anywhere else (prose, a YAML value); the
+    # decoding check leaves `basic auth` and other prose alone.
     _setting(
         "http-basic-auth",
         "HTTP Basic credentials",
-        r"(?:authori[sz]ation|auth)[\"']?\s{0,3}[:=]\s{0,3}[\"']?basic\s{1,3}([A-Za-z0-9+/]{6,}={0,2})",
+        r"(?<![A-Za-z0-9_-])basic\s{1,3}([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])",
         ("basic",),
         valid=_basic_credentials,
+    ),
+    # curl's `-u`/`--user user:password` (curl(1)): the part after the first colon.
+    _setting(
+        "curl-user-password",
+        "password given to curl",
+        r"curl\b[^\n]{0,300}?\s(?:-u|--user)\s{0,3}[\"']?[^\s:\"']{1,64}:([^\s\"']{3,200})",
+        ("curl",),
+        valid=given_password,
+    ),
+    # An opaque OAuth 2.0 bearer token (RFC 6750: `Bearer` and a b64token) that no
+    # vendor's format names; JWTs are the JWT rule's.
+    _setting(
+        "bearer-token",
+        "bearer token",
+        r"(?<![A-Za-z0-9_-])bearer\s{1,3}([A-Za-z0-9._~+/-]{20,}=*)(?![A-Za-z0-9._~+/=-])",
+        ("bearer",),
+        valid=_opaque_token,
     ),
     # Databricks personal access tokens.
     _token(
@@ -257,6 +317,39 @@ FORMAT_RULES: tuple[Rule, ...] = (
         r"twilio[a-z_ .-]{0,20}(?:token|secret)" + _SEP + r"([0-9a-f]{32})(?![0-9a-z])",
         ("twilio",),
     ),
+    # …and right after an account SID and a colon: Twilio's API takes the pair as Basic
+    # credentials, `curl -u ACxxx:token` in its own docs.
+    Rule(
+        id="twilio-auth-token",
+        description="Twilio auth token",
+        pattern=re.compile(r"(?<![A-Za-z0-9])AC[0-9a-f]{32}:([0-9a-f]{32})(?![0-9a-z])"),
+        literals=("AC",),
+        source="memsync",
+        shape="a" * 34,
+        secret_group=1,
+    ),
+    # Discord webhook URLs: anyone holding one may post as the webhook
+    # (discord.com/developers/docs/resources/webhook, "Execute Webhook").
+    _token(
+        "discord-webhook",
+        "Discord webhook URL",
+        r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/"
+        r"[A-Za-z0-9_-]{60,80}",
+        ("/api/webhooks/",),
+    ),
+    # A private key written as base64 of its PEM text: kubeconfig `client-key-data`,
+    # Kubernetes Secret `tls.key`, Helm values. `LS0tLS1CRUdJTi` is `-----BEGIN`.
+    Rule(
+        id="private-key",
+        description="private key",
+        pattern=re.compile(r"(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}"),
+        literals=("LS0tLS1CRUdJTi",),
+        source="memsync",
+        valid=_base64_private_key,
+    ),
+    # Amazon EKS tokens (aws-iam-authenticator, `aws eks get-token`): `k8s-aws-v1.` and
+    # a base64url presigned STS URL, good for 15 minutes.
+    _token("eks-token", "Amazon EKS token", r"k8s-aws-v1\.[A-Za-z0-9_-]{100,}", ("k8s-aws-v1.",)),
     # More prefixed tokens from vendors' documentation.
     _token(
         "google-oauth-client-secret",

@@ -37,14 +37,22 @@ _EXAMPLE_WORD = re.compile(r"EXAMPLE|[Ee]xample(?:[A-Z0-9_]|$)")
 # A value that points at a secret instead of being one.
 _REFERENCE = re.compile(
     r"""^(?:
-        [$%][({]? | \{\{ | <[^>]*> | \[\[ |             # ${VAR} $(cmd) %(name)s {{ x }} <token>
+        \$[({]? | %[({] | %\w+% | \{\{ | <[^>]*> | \[\[ |  # ${VAR} $(cmd) %(name)s %VAR% {{ x }}
+        ENC\[ |                                          # a SOPS-encrypted value
         (?:os\.)?(?:environ|getenv|process\.env|env|ENV|secrets|vault|config|settings)\b
     )""",
     re.VERBOSE,
 )
+# Code, not a value: a function call (`getpass.getpass(`, `read_secret(`) computes the
+# secret at run time, and a type (`password: Optional[str] = None`) only declares one.
+_CALL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*[(\[]")
+# A YAML tag alone (`!vault |`, `!Ref DbPassword`, Home Assistant's `!secret wifi`): the
+# value is encrypted or looked up elsewhere.
+_YAML_TAG = re.compile(r"^!!?[A-Za-z]+$")
 _IDENTIFIER_PATH = re.compile(r"^[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?$")
 _UPPER_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _MASKED = re.compile(r"^(.)\1{3,}$|\*{3}|x{6,}|X{6,}|\.{3}|…")
+_MASKED_RUN = re.compile(r"x{8,}|X{8,}|\*{4,}")
 _WORDS = re.compile(r"^[a-z]+(?:[-_. ][a-z]+)*[-_.]?v?[0-9]{0,2}$")
 
 PLACEHOLDER_WORDS = frozenset(
@@ -119,11 +127,25 @@ def is_placeholder(value: str) -> bool:
         return True
     if _REFERENCE.match(stripped) or _IDENTIFIER_PATH.match(stripped):
         return True
+    if _YAML_TAG.match(stripped):
+        return True
     if _UPPER_NAME.match(stripped) and "_" in stripped:
         return True  # another setting's name: `token: GITHUB_TOKEN`
     if _MASKED.search(stripped):
         return True
     return is_documented_example(stripped)
+
+
+def is_code(value: str) -> bool:
+    """Whether an unquoted value is an expression (a call, a type), not a literal; a
+    quoted `"Summer[2024]"` is a value whatever it holds."""
+    return bool(_CALL.match(value))
+
+
+def is_masked(secret: str) -> bool:
+    """Whether a key-shaped match is written with its body masked (`ghp_xxxx…xxxx`): a
+    random body never holds six of one letter in a row (about 1 in 10^9 per place)."""
+    return bool(_MASKED_RUN.search(secret))
 
 
 def is_wordlike(value: str) -> bool:

@@ -47,7 +47,7 @@ from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
 from memsync.secrets.contextual import CONTEXT_RULES
-from memsync.secrets.formats import FORMAT_RULES
+from memsync.secrets.formats import FORMAT_RULES, given_password
 from memsync.secrets.rule import Reach, Rule, Variant
 
 # detect-secrets plugins memsync does not run, by class name, and why.
@@ -86,13 +86,16 @@ LINEAR_REPLACEMENTS: Mapping[tuple[str, int], tuple[re.Pattern[str], str]] = Map
     {
         ("JwtTokenDetector", 0): (
             # Starts only where a run of token characters starts: `eyJ` repeated 80,000
-            # times is one candidate, not 80,000 that each read to the line's end.
-            re.compile(r"(?<![A-Za-z0-9_=-])eyJ[A-Za-z0-9_=-]+\.[A-Za-z0-9_=-]+\.?"),
+            # times is one candidate, not 80,000 that each read to the line's end. `=`
+            # is padding, so it may end a segment but not start one: a token right
+            # after `TOKEN=` is found, and `eyJ=eyJ=…` still reads each run once.
+            re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]+=*\.[A-Za-z0-9_-]+=*\.?"),
             "retries from every `eyJ` inside a run: minutes on a 250 KB line",
         ),
         ("NpmDetector", 0): (
-            # Anchored on the setting itself, not on every `//` before it.
-            re.compile(r"/:_authToken=\s*(npm_\S+|[A-Fa-f0-9-]{36})"),
+            # Anchored on the setting itself, not on every `//` before it; `npm config
+            # set …/:_authToken <token>` (npm's documented form) has a space, not `=`.
+            re.compile(r"/:_authToken(?:=|[ \t]{1,4})\s*(npm_\S+|[A-Fa-f0-9-]{36})"),
             "`//.+` reads to the end of the line from every `//`: minutes on a 250 KB line",
         ),
     }
@@ -308,7 +311,7 @@ DETECTED_RULES: tuple[Rule, ...] = (
         0,
         "npm-access-token",
         "npm access token",
-        ("/:_authToken=",),
+        ("/:_authToken",),
         secret_group=1,
         reach=Reach.TOKEN,
     ),
@@ -358,6 +361,8 @@ DETECTED_RULES: tuple[Rule, ...] = (
         "password in a URL",
         ("://",),
         secret_group=1,
+        # `postgres://USER:PASSWORD@HOST/DB` in a README shows where the password goes.
+        valid=given_password,
     ),
     *(
         _detected(

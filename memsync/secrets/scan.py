@@ -15,7 +15,8 @@ that rescan the rest of a line from every candidate start (npm, JWT) are replace
 linear ones (`rules.LINEAR_REPLACEMENTS`), so every line is searched whole, however
 long: a secret has no position on a minified line where it goes unseen.
 
-A match that is a vendor's documented example key (`judgement`) is not a finding.
+A match that is a vendor's documented example key, or a key whose body is masked
+(`ghp_xxxx…`), is not a finding (`judgement`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from memsync.secrets.findings import Finding, FindingKind
-from memsync.secrets.judgement import REDACTION_MARKER, is_documented_example
+from memsync.secrets.judgement import REDACTION_MARKER, is_documented_example, is_masked
 from memsync.secrets.rule import Reach, Rule
 from memsync.secrets.rules import RULES
 
@@ -200,7 +201,8 @@ def _rule_spans(rule: Rule, subject: Subject) -> Iterator[SecretSpan]:
         if rule.valid is not None and not rule.valid(found.string[start:end]):
             continue
         start, end = _reach(rule.reach, view, offset + start, offset + end)
-        if is_documented_example(view[start:end]) or REDACTION_MARKER in view[start:end]:
+        secret = view[start:end]
+        if is_documented_example(secret) or is_masked(secret) or REDACTION_MARKER in secret:
             continue
         rule_id, description = rule.named(view[start:end])
         yield SecretSpan(rule_id, description, start, end)

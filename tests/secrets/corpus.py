@@ -107,6 +107,10 @@ def _putty(r: _Random) -> str:
     return "\n".join(lines)
 
 
+def _b64_pem(r: _Random, label: str) -> str:
+    return _b64((_block(label, _pem_body(r)) + "\n").encode())
+
+
 # kind → (value, line) from a random source. The line is how people write it down.
 Maker = Callable[[_Random], tuple[str, str]]
 
@@ -229,6 +233,61 @@ KINDS: dict[str, Maker] = {
     "artifactory-token": lambda r: _same("AK" + "C" + r.s(ALNUM, 70)),
     "alibaba-access-key": lambda r: _same("LT" + "AI" + r.s(ALNUM, 20)),
     "generic-token-assignment": lambda r: (v := r.mixed(URLSAFE, 40), f"export SERVICE_TOKEN={v}"),
+    # Added with the rules the held-out corpus (tests/heldout/secrets) found missing;
+    # tuned here, in this corpus's own wording.
+    "aws-secret-leading-slash": lambda r: (
+        v := r.rnd.choice("/+") + r.mixed(B64, 39),
+        f"export AWS_SECRET_ACCESS_KEY={v}",
+    ),
+    "jwt-env": lambda r: (v := _jwt(r), f"SESSION_JWT={v}"),
+    "npm-config-set-token": lambda r: (
+        v := str(uuid.UUID(int=r.rnd.getrandbits(128))),
+        "npm config set //npm.pkg.github.com/:_auth" + f"Token {v}",
+    ),
+    "discord-webhook": lambda r: _same(
+        "https://discord.com/api/" + "webhooks/" + r.s(string.digits, 18) + "/" + r.s(URLSAFE, 68)
+    ),
+    "twilio-sid-and-token": lambda r: (
+        v := r.s(HEX, 32),
+        "curl -u A" + f"C{r.s(HEX, 32)}:{v} https://api.twilio.com/2010-04-01/Accounts",
+    ),
+    "base64-pem-private-key": lambda r: (
+        v := _b64_pem(r, "EC PRIVATE" + " KEY"),
+        f"    client-key-data: {v}",
+    ),
+    "eks-token": lambda r: (
+        v := "k8s-aws" + "-v1." + _b64url(r.rnd.randbytes(320)),
+        f"    token: {v}",
+    ),
+    "basic-credentials-in-prose": lambda r: (
+        v := _b64(f"ci:{r.password()}".encode()),
+        f"The registry accepts Basic {v} from the runners.",
+    ),
+    "curl-user-password": lambda r: (
+        v := r.password(),
+        f"curl --user deploy:{v} -T build.zip https://artifacts.internal/upload",
+    ),
+    "opaque-bearer-token": lambda r: (
+        v := r.mixed(URLSAFE, 40),
+        f'fetch(url, {{ headers: {{ Authorization: "Bearer {v}" }} }})',
+    ),
+    "env-fallback-password": lambda r: (
+        v := r.password(),
+        f'db_pass = os.getenv("POSTGRES_PASSWORD", "{v}")',
+    ),
+    "password-option": lambda r: (
+        v := r.password(),
+        f"docker login -u bot --password {v} ghcr.io",
+    ),
+    "token-option": lambda r: (v := r.mixed(ALNUM, 32), f"sync-tool push --token {v}"),
+    "spaced-api-key": lambda r: (v := r.mixed(ALNUM, 32), f"Vendor API key: {v}"),
+    "percent-password": lambda r: (v := "%" + r.password(), f"password: {v}"),
+    "pgpassword-env": lambda r: (v := r.password(), f"PGPASSWORD={v} psql -h db -U app"),
+    # Quoted, a bracket is part of the password, not a type subscript.
+    "quoted-password-with-brackets": lambda r: (
+        v := f"{r.s(string.ascii_letters, 6)}[{r.s(string.digits, 4)}]!",
+        f'password = "{v}"',
+    ),
 }
 
 
@@ -288,6 +347,24 @@ def corpus_look_alikes(seed: int = SEED) -> list[LookAlike]:
         ),
         ("prose", "The Twilio console shows the auth token once; we keep it in the vault."),
         ("prose", "Run `npm_config_cache=/tmp/npm npm ci` in CI."),
+        ("masked-keys", "AKIA" + "X" * 16),
+        ("masked-keys", "GitLab tokens look like glpat-" + "x" * 20),
+        ("masked-keys", "STRIPE_KEY=sk" + "_live_" + "x" * 24),
+        ("url-placeholders", "mysql://USERNAME:PASSWORD@localhost:3306/app"),
+        ("url-placeholders", "amqp://user:secret@localhost:5672/"),
+        ("computed-values", 'password = read_password("deploy")'),
+        ("computed-values", 'secret = vault_client.read("kv/app")'),
+        ("computed-values", "api_key: ENC[AES256_GCM,data:Zm9vYmFy,iv:YWJj,tag:ZGVm,type:str]"),
+        ("computed-values", "password: !Ref DatabasePassword"),
+        ("computed-values", "wifi_password: !secret wifi_password"),
+        ("computed-values", "    password: Optional[str] = None"),
+        ("computed-values", "    api_secret: Mapped[bytes] = mapped_column(LargeBinary)"),
+        ("prose", "Bearer tokens and Basic auth are both accepted by the gateway."),
+        ("prose", "Send the Bearer scheme (RFC 6750) with an access token from the login flow."),
+        ("option-references", "curl -u $DEPLOY_USER:$DEPLOY_TOKEN https://artifacts.internal"),
+        ("option-references", "echo $PAT | docker login --password-stdin ghcr.io"),
+        ("option-references", "vault login --token $VAULT_TOKEN"),
+        ("option-references", 'db_pass = os.getenv("POSTGRES_PASSWORD", "")'),
     ]
     generated: list[tuple[str, str]] = []
     for _ in range(4):
@@ -297,6 +374,11 @@ def corpus_look_alikes(seed: int = SEED) -> list[LookAlike]:
             ("sha256-digest", f"image digest sha256:{r.s(HEX, 64)}"),
             ("base64-data", f"fixture: `{_b64(r.s(string.ascii_lowercase + ' ', 45).encode())}`"),
             ("npm-integrity", f'"integrity": "sha512-{_b64(r.rnd.randbytes(64))}"'),
+            (
+                "base64-certificate",
+                "    certificate-authority-data: "
+                + _b64((_block("CERTIFICATE", _pem_body(r)) + "\n").encode()),
+            ),
             (
                 "version-and-ip",
                 f"release {r.rnd.randint(1, 9)}.{r.rnd.randint(0, 30)}.4"

@@ -77,7 +77,11 @@ def test_only_the_quadratic_patterns_are_replaced_and_they_find_what_the_origina
 def test_memsync_adds_documented_formats_and_secret_named_assignments() -> None:
     own = [rule for rule in RULES if rule.source == "memsync"]
     assert own == [*OWN_RULES, *FORMAT_RULES, *CONTEXT_RULES]
-    assert [rule.id for rule in CONTEXT_RULES] == ["secret-assignment"]
+    assert [rule.id for rule in CONTEXT_RULES] == [
+        "secret-assignment",
+        "secret-assignment",
+        "secret-option",
+    ]
     assert len({rule.id for rule in FORMAT_RULES}) >= 40
 
 
