@@ -14,6 +14,7 @@ protocol is served. Errors are ``text/plain``, which ``git`` shows as ``remote:`
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import os
@@ -31,6 +32,7 @@ from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 
 from memsync.sync.hooks import restore_hook_files
+from memsync.sync.hookserver import ADDRESS_VARIABLE, HookServer
 
 from .auth import WWW_AUTHENTICATE, authenticate, membership_for
 from .models import Project, Role
@@ -44,6 +46,10 @@ SERVICES = {"git-upload-pack": Role.VIEWER, "git-receive-pack": Role.MEMBER}
 # DATABASE_URL, API keys) stays out of every process a push starts.
 _INHERITED = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ", "PYTHONPATH")
 _PASSED_HEADERS = ("HTTP_CONTENT_ENCODING", "HTTP_GIT_PROTOCOL")
+# This process's warm hook server (issue 14): a push's hooks are forked from it instead
+# of starting Python and importing the secret rules and Celery on every push.
+_HOOK_SERVER = HookServer({name: os.environ[name] for name in _INHERITED if name in os.environ})
+atexit.register(_HOOK_SERVER.stop)
 # WSGI forbids applications from setting hop-by-hop headers.
 _HOP_BY_HOP = frozenset(
     {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
@@ -93,10 +99,15 @@ def git_endpoint(request: HttpRequest, slug: str, git_path: str) -> HttpResponse
         # A hook edited or deleted on the server's disk is put back before it is needed
         # (files only: the repository's config is never written on a request).
         restore_hook_files(project.repo_dir / ".git")
-    return _relay(request, project, git_path, auth.user.username)
+    # Asked for the ref advertisement too: the first push of a web worker then finds
+    # its hook server started, or starting.
+    hook_server = _HOOK_SERVER.address() if service == "git-receive-pack" else None
+    return _relay(request, project, git_path, auth.user.username, hook_server)
 
 
-def _environment(request: HttpRequest, project: Project, git_path: str, user: str) -> dict:
+def _environment(
+    request: HttpRequest, project: Project, git_path: str, user: str, hook_server: str | None
+) -> dict:
     env = {name: os.environ[name] for name in _INHERITED if name in os.environ}
     env.update(
         GIT_PROJECT_ROOT=str(project.base_dir),
@@ -114,6 +125,8 @@ def _environment(request: HttpRequest, project: Project, git_path: str, user: st
         MEMSYNC_REFUSED_TASK=PUSH_REFUSED_TASK,
         MEMSYNC_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
     )
+    if hook_server:
+        env[ADDRESS_VARIABLE] = hook_server
     if request.META.get("CONTENT_LENGTH"):
         env["CONTENT_LENGTH"] = request.META["CONTENT_LENGTH"]
     for name in _PASSED_HEADERS:
@@ -139,11 +152,14 @@ def _body(request: HttpRequest) -> IO[bytes] | None:
     return None
 
 
-def _relay(request: HttpRequest, project: Project, git_path: str, user: str) -> HttpResponseBase:
+def _relay(
+    request: HttpRequest, project: Project, git_path: str, user: str, hook_server: str | None
+) -> HttpResponseBase:
     source = _body(request) if request.method == "POST" else None
     if request.method == "POST" and source is None:
         return _text(411, "this server cannot read chunked bodies; set http.postBuffer higher")
-    backend = BackendRun(_environment(request, project, git_path, user), project.base_dir, source)
+    env = _environment(request, project, git_path, user, hook_server)
+    backend = BackendRun(env, project.base_dir, source)
     try:
         status, headers, rest = backend.read_headers()
     except BaseException:

@@ -77,12 +77,19 @@ def open_repository(project: Project) -> MemoryRepo:
 
 
 def merge_member_branch(
-    project: Project, username: str, branch: str | None = None
+    project: Project,
+    username: str,
+    branch: str | None = None,
+    *,
+    repo: MemoryRepo | None = None,
 ) -> tuple[MemberMerge, list[ConflictItem]]:
     """Merge ``members/<username>`` (or ``branch``, another of theirs: the server's
     ``extractions/<username>``) into ``main``; each conflicted file becomes an open
-    review item whose both sides are pinned on ``refs/memsync/conflicts/<id>/``."""
-    repo = open_repository(project)
+    review item whose both sides are pinned on ``refs/memsync/conflicts/<id>/``.
+
+    ``repo``: the project's repository as the caller opened it, when the caller holds
+    its lock (the lock is re-entrant per repository object, not per process)."""
+    repo = repo or open_repository(project)
     merge = merge_member(repo, member_for(username), branch=branch)
     items = [_record_conflict(repo, project, username, found) for found in merge.conflicts]
     for item in items:

@@ -7,47 +7,112 @@ module adds the ``Run`` the dashboard shows and the dream's nudge after a merge.
 
 from __future__ import annotations
 
+import logging
+
 from django.contrib.auth.models import User
 
-from memsync.store import GitError, MemoryRepo, StoreError
+from memsync.store import GitError, MemoryRepo, StoreError, refs
 from memsync.store.lock import RepoLockTimeout
 from memsync.store.refs import EXTRACTIONS, extraction_branch, member_branch
 from memsync.sync.status import unmerged_members
 
 from .. import notifications, sync
-from ..models import Project, RunKind, RunStatus
+from ..models import Project, Run, RunKind, RunStatus
 from ..queue import queue_dream_gate_check, queue_merge
 from ..recovery import abandon_dead_runs, queue_held_uploads, queue_unextracted_uploads
 from ..runs import finish_run, start_run
+
+log = logging.getLogger(__name__)
+
+# The most member merges one pass makes while holding the project's lock: other writers
+# (an extraction's commit, a conflict resolution) wait for the lock meanwhile, and the
+# tasks queued behind this one take over whatever is left.
+MAX_MERGES_PER_PASS = 50
 
 
 def merge_into_main(
     project_id: int, username: str, *, tip: str, branch: str, task_id: str, worker: str
 ) -> str:
-    """Merge ``members/<username>`` into ``main`` and write a merge ``Run`` for the dashboard.
+    """Merge ``members/<username>`` into ``main`` and write a merge ``Run`` for the dashboard;
+    then, under the same lock, every other member branch that is ahead of ``main``.
 
     ``tip`` is the commit the push left on the branch, recorded for the record; the
     merge takes whatever the branch holds when it runs, so several queued merges of one
     member's pushes end in one merge and no-change runs. ``branch`` names another branch
     of the member's to merge the same way: the server's ``extractions/<username>``.
+
+    Twenty members pushing at once queue twenty merges of one project, and each waited
+    for the lock the one before held (issue 14): the first task to take the lock merges
+    every member branch waiting, each with its own run, and the tasks behind it find
+    their branch in ``main`` (a no-change run each) and return at once.
     """
     project = Project.objects.filter(pk=project_id).first()
     if project is None:
         return f"project {project_id} no longer exists"
-    run = start_run(
+    extraction = bool(branch) and branch != member_branch(username)
+    branch = branch or member_branch(username)
+    run = _start_merge_run(project, username, tip, task_id, worker, extraction=extraction)
+    try:
+        repo = sync.open_repository(project)
+        with repo.lock.held():
+            summary, merged = _merge_recorded(project, repo, run, username, branch)
+            merged += _merge_members_ahead(project, repo, task_id, worker)
+    except (StoreError, GitError, RepoLockTimeout) as error:
+        # Opening the repository or taking its lock failed: each merge records its own.
+        return finish_run(run, RunStatus.FAILED, f"could not merge {branch}", error=str(error))
+    if merged:
+        queue_dream_gate_check(project.pk, "push")
+    return summary
+
+
+def _start_merge_run(
+    project: Project, username: str, tip: str, task_id: str, worker: str, *, extraction: bool
+) -> Run:
+    return start_run(
         project,
         RunKind.MERGE,
-        trigger="extraction" if branch else "push",
+        trigger="extraction" if extraction else "push",
         task_id=task_id,
         worker=worker,
         requested_by=User.objects.filter(username=username).first(),
         detail={"member": username, "pushed": tip},
     )
-    branch = branch or member_branch(username)
+
+
+def _merge_members_ahead(project: Project, repo: MemoryRepo, task_id: str, worker: str) -> int:
+    """Merge every member branch ``main`` lacks, one run each; how many were merged.
+
+    Listed again after each round: a push that lands meanwhile is merged in this pass.
+    A branch that could not be merged (its run says why) is not tried again here.
+    """
+    merged = 0
+    tried: set[str] = set()
+    while len(tried) < MAX_MERGES_PER_PASS:
+        try:
+            waiting = [name for name in unmerged_members(repo) if name not in tried]
+        except (StoreError, GitError):
+            log.exception("could not list the member branches of %s", project.slug)
+            break
+        if not waiting:
+            break
+        for username in waiting[: MAX_MERGES_PER_PASS - len(tried)]:
+            tried.add(username)
+            branch = member_branch(username)
+            tip = repo.rev_parse(refs.head_ref(branch)) or ""
+            run = _start_merge_run(project, username, tip, task_id, worker, extraction=False)
+            merged += _merge_recorded(project, repo, run, username, branch)[1]
+    return merged
+
+
+def _merge_recorded(
+    project: Project, repo: MemoryRepo, run: Run, username: str, branch: str
+) -> tuple[str, int]:
+    """Merge ``branch`` of ``username`` and finish ``run`` with the outcome: its summary,
+    and 1 when something was merged into ``main``."""
     try:
-        merge, conflicts = sync.merge_member_branch(project, username, branch)
-    except (StoreError, GitError, RepoLockTimeout) as error:
-        return finish_run(run, RunStatus.FAILED, f"could not merge {branch}", error=str(error))
+        merge, conflicts = sync.merge_member_branch(project, username, branch, repo=repo)
+    except (StoreError, GitError) as error:
+        return finish_run(run, RunStatus.FAILED, f"could not merge {branch}", error=str(error)), 0
     detail = {
         "merged": merge.member_commit or "",
         "commit": merge.commit or "",
@@ -62,10 +127,7 @@ def merge_into_main(
         status, summary = RunStatus.CONFLICT, f"merged {branch} into main; kept for review: {paths}"
     else:
         status, summary = RunStatus.MERGED, f"merged {branch} into main"
-    finish_run(run, status, summary, detail=detail)
-    if merge.merged:
-        queue_dream_gate_check(project.pk, "push")
-    return summary
+    return finish_run(run, status, summary, detail=detail), int(merge.merged)
 
 
 def sweep_unmerged() -> str:

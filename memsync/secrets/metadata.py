@@ -8,8 +8,13 @@ the commit (or the path) and which field held the secret, never the secret.
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Iterable
+from itertools import accumulate
+
 from memsync.secrets.findings import Finding
-from memsync.secrets.scan import redact, scan_text
+from memsync.secrets.rules import RULES
+from memsync.secrets.scan import Subject, candidate_lines, redact, scan_text
 
 # The commit header fields a person writes; tree and parent ids are not text.
 _PEOPLE = (b"author ", b"committer ", b"tagger ")
@@ -44,3 +49,28 @@ def check_path_text(path: str) -> list[Finding]:
     return [
         Finding(shown, 0, f.rule_id, f"{f.description} in the file name", f.kind) for f in found
     ]
+
+
+def check_path_texts(paths: Iterable[str]) -> list[Finding]:
+    """:func:`check_path_text` of many names, for the price of a few.
+
+    A push that adds one file brings a new tree for its directory, and every name in
+    it: a thousand names scanned one by one cost the pre-receive hook over two seconds
+    (issue 14), nearly all of it each rule's prefilter run a thousand times. Here the
+    prefilter runs once, over all the names (a line per path component, as one name is
+    scanned); a rule is only ever searched on a line holding its literals and shape, and
+    a line is one component of one name, so the names it picks are the only ones that
+    can hold a secret. Those are then scanned one by one, exactly as alone.
+    """
+    names = list(dict.fromkeys(paths))
+    if not names:
+        return []
+    # Each name followed by its separator: name i starts at starts[i] in the text.
+    starts = [0, *accumulate(len(name) + 1 for name in names)][:-1]
+    subject = Subject("\n".join(name.replace("/", "\n") for name in names))
+    picked = {
+        bisect.bisect_right(starts, start) - 1
+        for rule in RULES
+        for start, _ in candidate_lines(rule, subject)
+    }
+    return [finding for index in sorted(picked) for finding in check_path_text(names[index])]

@@ -8,6 +8,10 @@ lock), never on a request: two processes rewriting ``.git/config`` at once fail 
 "could not lock config file", and a push would get a 500. The hooks name the
 interpreter by a stable path (:func:`stable_python`), so every server process writes
 the same text whichever spelling of the interpreter started it.
+
+Each hook script first offers the hook to the web worker's warm hook server when the
+Git endpoint names one (``memsync/sync/hookclient.py``, ``memsync/sync/hookserver.py``)
+and runs it cold when none takes it.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from pathlib import Path
 import memsync
 from memsync.store.plumbing import ensure_config
 from memsync.store.repo import GITATTRIBUTES
+from memsync.sync.hookclient import NOT_SERVED
 
 HOOK_MODULES = {
     "pre-receive": "memsync.sync.prereceive",
@@ -51,7 +56,7 @@ RECEIVE_CONFIG = {
     **{f"receive.fsck.{check}": "ignore" for check in CRAFTED_TREE_CHECKS},
     "receive.maxInputSize": str(MAX_PUSH_BYTES),
 }
-_SOURCE_ROOT = Path(memsync.__file__).resolve().parent.parent
+SOURCE_ROOT = Path(memsync.__file__).resolve().parent.parent
 # The server's own attributes (``info/attributes`` outranks every ``.gitattributes``). A
 # member's ``.gitattributes`` is memory like any file, but on the server it would change
 # how Git stores, checks out, merges and shows files: ``working-tree-encoding=UTF-16LE``
@@ -80,20 +85,29 @@ def stable_python() -> str:
     return str(candidate) if candidate.exists() else sys.executable
 
 
-def hook_script(module: str, python: str, source_root: Path) -> str:
+def hook_script(hook: str, python: str, source_root: Path) -> str:
+    """The hook: handed to the server's warm hook server when the server's Git endpoint
+    names one (``memsync/sync/hookclient.py``), run cold otherwise (a push that did not
+    come through the endpoint, a server not started yet or gone)."""
     root = shlex.quote(str(source_root))
+    client = shlex.quote(str(source_root / "memsync" / "sync" / "hookclient.py"))
     return (
         "#!/bin/sh\n"
         "# Installed by memsync (memsync.sync.hooks) when the repository was created and\n"
         "# at each `manage.py migrate`: edits here do not last.\n"
+        'if [ -n "${MEMSYNC_HOOK_SERVER:-}" ]; then\n'
+        f"\t{shlex.quote(python)} -I -S {client} {hook}\n"
+        "\tstatus=$?\n"
+        f'\t[ "$status" -eq {NOT_SERVED} ] || exit "$status"\n'
+        "fi\n"
         f"PYTHONPATH={root}${{PYTHONPATH:+:$PYTHONPATH}}\n"
         "export PYTHONPATH\n"
-        f"exec {shlex.quote(python)} -m {module}\n"
+        f"exec {shlex.quote(python)} -m {HOOK_MODULES[hook]}\n"
     )
 
 
 def install_hooks(
-    git_dir: Path, *, python: str | None = None, source_root: Path = _SOURCE_ROOT
+    git_dir: Path, *, python: str | None = None, source_root: Path = SOURCE_ROOT
 ) -> bool:
     """Make ``git_dir`` run memsync's hooks; True when anything had to be written.
 
@@ -111,7 +125,7 @@ def install_hooks(
 
 
 def restore_hook_files(
-    git_dir: Path, *, python: str | None = None, source_root: Path = _SOURCE_ROOT
+    git_dir: Path, *, python: str | None = None, source_root: Path = SOURCE_ROOT
 ) -> bool:
     """Put back memsync's hook and attribute files where they differ (a hand edit, a
     deleted file); True when any was. Cheap when nothing changed (three small reads),
@@ -122,8 +136,7 @@ def restore_hook_files(
     hooks_dir = git_dir / "hooks"
     python = python or stable_python()
     wanted = {
-        hooks_dir / name: (hook_script(module, python, source_root), 0o755)
-        for name, module in HOOK_MODULES.items()
+        hooks_dir / name: (hook_script(name, python, source_root), 0o755) for name in HOOK_MODULES
     }
     wanted[git_dir / "info" / "attributes"] = (SERVER_ATTRIBUTES, 0o644)
     changed = False

@@ -186,15 +186,13 @@ def _check_metadata(
     reader: ObjectReader, new: dict[str, PushedObject], names: set[str]
 ) -> list[Finding]:
     """Secrets in the new commits' and tags' people and messages, and in file names."""
-    from memsync.secrets.metadata import check_commit, check_path_text
+    from memsync.secrets.metadata import check_commit, check_path_texts
 
     findings: list[Finding] = []
     for pushed in new.values():
         if pushed.type in ("commit", "tag"):
             findings += check_commit(pushed.sha, reader.read(pushed.sha)[1])
-    for path in sorted(names):
-        findings += check_path_text(path)
-    return findings
+    return findings + check_path_texts(sorted(names))
 
 
 def _text_path(raw: bytes, findings: list[Finding]) -> str | None:

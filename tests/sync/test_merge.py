@@ -211,8 +211,12 @@ def _conflict(team: Team, tmp_path: Path) -> ConflictItem:
 def test_the_task_writes_a_merge_run_with_its_conflicts(team: Team, tmp_path):
     item_count = ConflictItem.objects.count()
     member_commit(team, tmp_path, "alice", {"shared.md": topic("shared", "How", "Wednesdays.")})
+    # Bob's change starts from main before Alice's, and reaches the server after her merge
+    # (a branch already waiting would be merged by Alice's task).
     tip = member_commit(team, tmp_path, "bob", {"shared.md": topic("shared", "How", "Fridays.")})
+    git(team.project.repo_dir, "update-ref", "-d", "refs/heads/members/bob")
     merge_task.apply(args=[team.project.pk, "alice", ""]).get()
+    git(team.project.repo_dir, "update-ref", "refs/heads/members/bob", tip)
 
     summary = merge_task.apply(args=[team.project.pk, "bob", tip]).get()
 
@@ -223,6 +227,26 @@ def test_the_task_writes_a_merge_run_with_its_conflicts(team: Team, tmp_path):
     assert run.finished_at is not None and run.trigger == "push"
     assert run.detail["pushed"] == tip and run.detail["conflicts"][0]["path"] == "shared.md"
     assert ConflictItem.objects.count() == item_count + 1
+
+
+def test_the_first_task_merges_every_waiting_member_and_the_later_ones_find_nothing(
+    team: Team, tmp_path
+):
+    alice_tip = member_commit(team, tmp_path, "alice", {"alice.md": topic("alice", "A")})
+    bob_tip = member_commit(team, tmp_path, "bob", {"bob.md": topic("bob", "B")})
+
+    first = merge_task.apply(args=[team.project.pk, "alice", alice_tip]).get()
+    later = merge_task.apply(args=[team.project.pk, "bob", bob_tip]).get()
+
+    assert first == "merged members/alice into main"
+    assert later == "members/bob is already in main"
+    assert {"alice.md", "bob.md"} <= set(team.repo.files("main"))
+    bob = User.objects.get(username="bob")
+    batched, queued = Run.objects.filter(project=team.project, requested_by=bob).order_by("pk")
+    assert (batched.status, batched.summary) == (RunStatus.MERGED, "merged members/bob into main")
+    assert batched.detail["pushed"] == bob_tip and batched.trigger == "push"
+    assert queued.status == RunStatus.NO_CHANGES
+    assert team.repo.is_ancestor(bob_tip, "main") and team.repo.is_ancestor(alice_tip, "main")
 
 
 def test_the_task_records_a_branch_already_in_main_as_no_change(team: Team, tmp_path):
