@@ -30,7 +30,7 @@ import os
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -47,8 +47,9 @@ from memsync.memory import (
     age_days,
     is_topic_path,
 )
+from memsync.memory.directory import link_problems
 from memsync.memory.problems import ProblemCode, Severity
-from memsync.memory.subindex import entry_path, is_subindex_path
+from memsync.memory.subindex import is_subindex_path
 from memsync.store import MAIN, MemoryRepo
 
 CACHE_VERSION = 1
@@ -132,61 +133,6 @@ def _file_facts(name: str, blob: str, data: bytes) -> FileFacts:
     return FileFacts(blob, memory.type, memory.description, tuple(memory.problems))
 
 
-def link_problems(
-    index: MemoryIndex | None,
-    subindexes: Mapping[str, MemoryIndex],
-    paths: set[str] | Mapping[str, object],
-    topics: list[str],
-) -> list[Problem]:
-    """What ``MemoryDirectory`` finds across files, from the indexes and the names alone:
-    the index's own problems, entries linking nothing, topic files nothing links.
-    (tests/dashboard/test_memory_facts.py holds it to ``MemoryDirectory.problems``.)"""
-    found: list[Problem] = []
-    linked: set[str] = set()
-
-    def follow(index_path: str, entries: list[IndexEntry]) -> list[str]:
-        nested = []
-        for entry in entries:
-            target = entry_path(index_path, entry.target)
-            if target is None:
-                continue
-            linked.add(target)
-            if index_path == INDEX_FILENAME and target in subindexes:
-                nested.append(target)
-            elif target not in paths:
-                found.append(
-                    Problem.at(
-                        ProblemCode.INDEX_DEAD_LINK,
-                        index_path,
-                        entry.line,
-                        f"entry '{entry.title}' links to {entry.target}, which does not exist",
-                    )
-                )
-        return nested
-
-    if index is not None:
-        found.extend(index.problems(INDEX_FILENAME))
-        for subindex in follow(INDEX_FILENAME, index.entries):
-            follow(subindex, subindexes[subindex].entries)
-    why = (
-        f"no entry in {INDEX_FILENAME} links to this file"
-        if index is not None
-        else f"there is no {INDEX_FILENAME}, so nothing links to this file"
-    )
-    for name in topics:
-        if name not in linked:
-            found.append(
-                Problem.at(
-                    ProblemCode.NOT_INDEXED,
-                    name,
-                    None,
-                    f"{why}; an agent only finds it by scanning",
-                    Severity.WARNING,
-                )
-            )
-    return found
-
-
 def compute(
     repo: MemoryRepo, commit: str, scope: str, previous: ScopeFacts | None = None
 ) -> ScopeFacts:
@@ -223,7 +169,7 @@ def compute(
         index_bytes=blobs.get(INDEX_FILENAME),
         paths=paths,
         files=files,
-        links=link_problems(index, subindexes, paths, list(files)),
+        links=link_problems(index, subindexes, paths.__contains__, list(files)),
     )
 
 

@@ -45,6 +45,62 @@ def is_topic_path(path: str) -> bool:
     return "/" not in path and path.endswith(".md") and path != INDEX_FILENAME
 
 
+def link_problems(
+    index: MemoryIndex | None,
+    subindexes: Mapping[str, MemoryIndex],
+    exists: Callable[[str], bool],
+    topics: list[str],
+) -> list[Problem]:
+    """What is wrong across files, from the indexes and the names alone: the index's own
+    problems, entries that link nothing (``exists`` says whether a path is there), and
+    the ``topics`` no entry links. Sub-indexes count when ``MEMORY.md`` links them."""
+    found: list[Problem] = []
+    linked: set[str] = set()
+
+    def follow(index_path: str, entries: list[IndexEntry]) -> list[str]:
+        """Record what `entries` link; report dead links; return linked sub-indexes."""
+        nested = []
+        for entry in entries:
+            target = entry_path(index_path, entry.target)
+            if target is None:
+                continue
+            linked.add(target)
+            if index_path == INDEX_FILENAME and target in subindexes:
+                nested.append(target)
+            elif not exists(target):
+                found.append(
+                    Problem.at(
+                        ProblemCode.INDEX_DEAD_LINK,
+                        index_path,
+                        entry.line,
+                        f"entry '{entry.title}' links to {entry.target}, which does not exist",
+                    )
+                )
+        return nested
+
+    if index is not None:
+        found.extend(index.problems(INDEX_FILENAME))
+        for subindex in follow(INDEX_FILENAME, index.entries):
+            follow(subindex, subindexes[subindex].entries)
+    why = (
+        f"no entry in {INDEX_FILENAME} links to this file"
+        if index is not None
+        else f"there is no {INDEX_FILENAME}, so nothing links to this file"
+    )
+    for path in topics:
+        if path not in linked:
+            found.append(
+                Problem.at(
+                    ProblemCode.NOT_INDEXED,
+                    path,
+                    None,
+                    f"{why}; an agent only finds it by scanning",
+                    Severity.WARNING,
+                )
+            )
+    return found
+
+
 @dataclass(frozen=True)
 class MemoryDirectory:
     index: MemoryIndex | None
@@ -163,49 +219,11 @@ class MemoryDirectory:
         }
         for memory in parsed.values():
             found.extend(memory.problems)
-        linked: set[str] = set()
 
-        def follow(index_path: str, entries: list[IndexEntry]) -> list[str]:
-            """Record what `entries` link; report dead links; return linked sub-indexes."""
-            nested = []
-            for entry in entries:
-                target = entry_path(index_path, entry.target)
-                if target is None:
-                    continue
-                linked.add(target)
-                if index_path == INDEX_FILENAME and target in subindexes:
-                    nested.append(target)
-                elif target not in parsed and not exists(target):
-                    found.append(
-                        Problem.at(
-                            ProblemCode.INDEX_DEAD_LINK,
-                            index_path,
-                            entry.line,
-                            f"entry '{entry.title}' links to {entry.target}, which does not exist",
-                        )
-                    )
-            return nested
+        def present(path: str) -> bool:
+            return path in parsed or exists(path)
 
-        if index is not None:
-            found.extend(index.problems(INDEX_FILENAME))
-            for subindex in follow(INDEX_FILENAME, index.entries):
-                follow(subindex, subindexes[subindex].entries)
-        for path in parsed:
-            if path not in linked:
-                why = (
-                    f"no entry in {INDEX_FILENAME} links to this file"
-                    if index is not None
-                    else f"there is no {INDEX_FILENAME}, so nothing links to this file"
-                )
-                found.append(
-                    Problem.at(
-                        ProblemCode.NOT_INDEXED,
-                        path,
-                        None,
-                        f"{why}; an agent only finds it by scanning",
-                        Severity.WARNING,
-                    )
-                )
+        found.extend(link_problems(index, subindexes, present, list(parsed)))
         found.sort(key=Problem.sort_key)
         return cls(index, parsed, found, logs, scope, root, subindexes)
 
