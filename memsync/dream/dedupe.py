@@ -50,12 +50,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from memsync.dream.rewording import (
+    Shape,
+    Word,
+    names_swapped,
+    negation_added,
+    replaces_something,
+)
+
 RESEMBLANCE_THRESHOLD = 0.5
 CONTAINMENT_THRESHOLD = 0.8
 MIN_SHARED_WORDS = 3
 # A memory all of whose words are in another merges into it whatever their lengths,
 # when it has at least this many words.
-MIN_SHARED_WORDS_CONTAINED = 5
+MIN_SHARED_WORDS_CONTAINED = 4
 # Lowercase words this long that differ by one edit are one word misspelt.
 TYPO_MIN_LENGTH = 6
 TEAM_RESEMBLANCE_THRESHOLD = 0.9
@@ -81,6 +89,7 @@ _CAMEL = re.compile(r"\b[a-z]++[A-Z]\w*")
 _NEGATIVE = re.compile(
     r"\b(?:never|not|no|don't|dont|do not|avoid|without|forbidden|stop)\b|[不别勿禁]", re.I
 )
+_NEGATIONS = frozenset("never not no don dont avoid without forbidden stop 不 别 勿 禁".split())
 _POSITIVE = re.compile(r"\b(?:always|must|required|only)\b|必须|一律|总是", re.I)
 _DAYS = [
     "monday",
@@ -107,151 +116,43 @@ _DAY_SET = frozenset(_DAYS)
 # Words that carry no fact: articles, pronouns, auxiliaries, and the verbs a
 # re-wording swaps for one another.
 STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "but",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "from",
-        "with",
-        "as",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "there",
-        "here",
-        "we",
-        "our",
-        "us",
-        "you",
-        "your",
-        "they",
-        "their",
-        "them",
-        "he",
-        "she",
-        "his",
-        "her",
-        "i",
-        "me",
-        "my",
-        "do",
-        "does",
-        "did",
-        "done",
-        "has",
-        "have",
-        "had",
-        "will",
-        "would",
-        "should",
-        "shall",
-        "can",
-        "could",
-        "may",
-        "might",
-        "so",
-        "if",
-        "then",
-        "than",
-        "also",
-        "just",
-        "very",
-        "all",
-        "any",
-        "each",
-        "every",
-        "some",
-        "such",
-        "into",
-        "onto",
-        "about",
-        "via",
-        "per",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "what",
-        "when",
-        "where",
-        "why",
-        "how",
-        "up",
-        "out",
-        "over",
-        "under",
-        "again",
-        "once",
-        "use",
-        "uses",
-        "used",
-        "using",
-        "prefer",
-        "prefers",
-        "preferred",
-        "please",
-        "note",
-        "notes",
-        "keep",
-        "kept",
-        "make",
-        "made",
-        "go",
-        "goes",
-        "goes",
-        "get",
-        "gets",
-        "got",
-        "need",
-        "needs",
-        "needed",
-        "whether",
-        "because",
-        "since",
-        "while",
-        "s",
-        "t",
-        "的",
-        "了",
-        "是",
-        "在",
-        "和",
-        "与",
-        "及",
-        "或",
-        "都",
-        "也",
-        "要",
-        "就",
-        "请",
-        "把",
-        "被",
-        "对",
-        "为",
-        "由",
-        "用",
-        "使",
-    ]
+    """
+    a an the and or but of to in on at by for from with as is are was were be been
+    being it its this that these those there here we our us you your they their them
+    he she his her i me my do does did done has have had will would should shall can
+    could may might so if then than also just very all any each every some such into
+    onto about via per which who whom whose what when where why how up out over
+    under again once use uses used using prefer prefers preferred please note notes
+    keep kept make made go goes get gets got need needs needed whether because since
+    while s t
+    的 了 是 在 和 与 及 或 都 也 要 就 请 把 被 对 为 由 用 使
+    """.split()
+)
+# The stopwords whose loss or swap never changes a fact, left out of the word order
+# `memsync.dream.rewording` reads. The others ("keep", "use", "on", "by", "of", …)
+# stay in it: "keep" where the other says "remove" is a substitution, and "port of X"
+# ties "port" to X less than "X port" does.
+GRAMMAR = frozenset(
+    """
+    a an the and or but in at from with as is are was were be been being it
+    its this that these those there here we our us you your they their them he she his
+    her i me my do does did done has have had will would should shall can could may
+    might so if then than also just very into onto about via per which who whom whose
+    what when where why how s t 的 了 是 在 和 与 及 或 都 也 就 把 被 对 为
+    """.split()
+)
+# Words that carry no fact and that re-wordings swap, add or drop ("handles",
+# "currently", "lives in", "the version"): not counted when word sets are compared.
+# Safe only with `memsync.dream.rewording`: a memory that puts a word of its own where
+# the other has one of these ("runs" → "skips") is still told apart.
+WORDING = frozenset(
+    """
+    currently presently now still already actually basically generally simply really
+    mainly mostly primarily largely handle manage responsible responsibility charge
+    happen occur live located sit reside store stored run version thing stuff info
+    information detail person people folks someone anyone everyone named
+    through thru
+    """.split()
 )
 
 
@@ -277,7 +178,7 @@ _SYNONYM_GROUPS = (
     "only exclusively",
     "live locat",
     "ask request",
-    "pr pull-request",
+    "pr prs pull-request",
     "ci pipeline",
     "deploy ship",
     "mandatory required requir must",
@@ -298,21 +199,49 @@ def normalise(text: str) -> str:
 
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light English stemmer: plurals and the commonest verb endings."""
+    """A light English stemmer: plurals, the commonest verb endings and a few irregular
+    participles. A final "e" goes too, so "handle", "handles" and "handled" are one."""
     if len(word) <= 3 or not word.isascii() or not word.isalpha():
         return word
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    stemmed = word
     for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", "e")):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + keep
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
+            stemmed = word[: -len(suffix)] + keep
+            break
+    else:
+        if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+            stemmed = word[:-1]
+    # Four letters at least stay: "note" must not become "not".
+    return stemmed[:-1] if stemmed.endswith("e") and len(stemmed) > 4 else stemmed
+
+
+_IRREGULAR = {
+    participle: verb
+    for verb, participles in (
+        ("writ", "written wrote writes write"),
+        ("run", "ran runs running"),
+        ("build", "built builds building"),
+        ("choos", "chosen chose chooses choose"),
+        ("tak", "taken took takes take"),
+        ("giv", "given gave gives give"),
+        ("send", "sent sends sending"),
+        ("hold", "held holds holding"),
+    )
+    for participle in participles.split()
+}
+# The stemmed forms too ("approved" → "approv" → "approve"'s group).
+SYNONYMS |= {stem(word): canonical for word, canonical in SYNONYMS.items()}
 
 
 @functools.lru_cache(maxsize=65536)
 def _canonical(word: str) -> str:
     stemmed = stem(word)
     return SYNONYMS.get(stemmed, SYNONYMS.get(word, stemmed))
+
+
+_WORDING = frozenset(_canonical(word) for word in WORDING)
 
 
 def content_words(text: str) -> frozenset[str]:
@@ -403,24 +332,99 @@ class DuplicateGroup:
 
 @dataclass
 class _Profile:
-    words: frozenset[str]
+    words: frozenset[str]  # meaningful: content words less `WORDING`
     exact: str  # the normalised text, for exact copies
     text: str  # normalised
     _facts: frozenset[str] | None = None
+    _shape: Shape | None = None
 
+    # Found only for the few pairs whose words already make them look like
+    # duplicates, not for every memory of the directory: several regex passes each.
     @property
     def facts(self) -> frozenset[str]:
-        # Several regex passes each: found only for the few pairs whose words already
-        # make them look like duplicates, not for every memory of the directory.
         if self._facts is None:
             self._facts = _facts(self.text)
         return self._facts
+
+    @property
+    def shape(self) -> Shape:
+        if self._shape is None:
+            self._shape = _shape(self.text)
+        return self._shape
+
+    @property
+    def spelled(self) -> frozenset[str]:
+        """Every word as written (case-folded), for words written joined or apart."""
+        return frozenset(word.casefold() for word in _SPELLED.findall(self.text))
 
 
 def _profile(memory: Candidate) -> _Profile:
     text = normalise(memory.text)
     folded = text.casefold()
-    return _Profile(_content_words(folded), " ".join(_EXACT_WORD.findall(folded)), text)
+    words = _content_words(folded) - _WORDING
+    return _Profile(words, " ".join(_EXACT_WORD.findall(folded)), text)
+
+
+_SHAPE_TOKEN = re.compile(
+    rf"(?P<cjk>[{_CJK}])|(?P<number>\d+(?:[.:,]\d+)*)|(?P<word>[^\W\d_{_CJK}]+)"
+    r"|(?P<sentence>[.!?](?=\s|$)|[。！？\n])|(?P<clause>[,;:()\[\]，；：、（）—–]|\s-\s)"
+)
+_SPELLED = re.compile(r"[^\W\d_]+")
+
+
+def _shape(text: str) -> Shape:
+    """The words of a memory in order for `memsync.dream.rewording`: grammar left
+    out; names are numbers, days and words capitalised where a sentence does not
+    start; clauses end at sentence ends, lines, commas, colons, brackets and dashes."""
+    words: list[Word] = []
+    negative: set[int] = set()
+    clause = sentence = 0
+    starts = True
+    # A sentence said twice (a description repeating the body's first line) once.
+    said: set[tuple[str, ...]] = set()
+    begins = 0
+    for match in _SHAPE_TOKEN.finditer(text):
+        kind, token = match.lastgroup, match.group(0)
+        if kind in ("sentence", "clause"):
+            clause += 1
+            if kind == "sentence":
+                sentence, starts = sentence + 1, True
+                begins = _once(words, begins, said)
+            continue
+        folded = token.casefold()
+        initial, starts = starts, False
+        if folded in GRAMMAR or (kind == "cjk" and folded in STOPWORDS):
+            continue
+        if folded in _NEGATIONS:
+            negative.add(clause)
+        word = folded if kind != "word" else _canonical(folded)
+        if kind == "number":
+            name = True
+        elif kind == "word":
+            name = folded in _DAY_SET or (
+                token[0].isupper() and not initial and _may_name(folded, word)
+            )
+        else:
+            name = False
+        meaningful = folded not in STOPWORDS and word not in _WORDING
+        words.append(Word(word, name, clause, sentence, meaningful))
+    _once(words, begins, said)
+    return Shape(tuple(words), frozenset(negative))
+
+
+def _once(words: list[Word], begins: int, said: set[tuple[str, ...]]) -> int:
+    """Drop the sentence `words[begins:]` when an earlier one said the same words;
+    returns where the next sentence begins."""
+    sentence = tuple(word.text for word in words[begins:])
+    if sentence in said:
+        del words[begins:]
+    said.add(sentence)
+    return len(words)
+
+
+def _may_name(folded: str, canonical: str) -> bool:
+    """Whether a capitalised word can be a name: not a stopword, not a filler word."""
+    return folded not in STOPWORDS and canonical not in _WORDING and canonical not in SYNONYMS
 
 
 def survivor_key(memory: Candidate) -> tuple[datetime, int, int, str]:
@@ -486,20 +490,33 @@ def _kept_because(keeper: Candidate, others: list[Candidate]) -> str:
 def _candidate_pairs(
     memories: Sequence[Candidate], profiles: list[_Profile], spread: Counter[str]
 ) -> set[tuple[int, int]]:
-    """Pairs of one type sharing an exact text or one of each other's rarest words."""
-    blocks: dict[tuple[str, str], list[int]] = defaultdict(list)
+    """Pairs of one type with the same text, or where one memory's rarest words are in
+    the other: each memory is paired with every memory holding one of its
+    `BLOCKING_WORDS` rarest words (a word only it has pairs it with none, so such
+    words are passed over), as long as that word is in at most `MAX_BLOCK` memories.
+    The smaller of two duplicates has all its words in the larger, its rarest too."""
+    copies: dict[tuple[str, str], list[int]] = defaultdict(list)
+    holding: dict[tuple[str, str], list[int]] = defaultdict(list)
+    rare: list[list[str]] = []
     for index, (memory, profile) in enumerate(zip(memories, profiles, strict=True)):
-        blocks[(memory.type, "=" + profile.exact)].append(index)
-        rarest = sorted(profile.words, key=lambda w: (spread[w], w))[:BLOCKING_WORDS]
-        for word in rarest:
-            blocks[(memory.type, word)].append(index)
+        copies[(memory.type, profile.exact)].append(index)
+        words = sorted(
+            (word for word in profile.words if 1 < spread[word] <= MAX_BLOCK),
+            key=lambda word: (spread[word], word),
+        )
+        for word in words:
+            holding[(memory.type, word)].append(index)
+        rare.append(words[:BLOCKING_WORDS])
     pairs: set[tuple[int, int]] = set()
-    for (_kind, key), members in blocks.items():
-        if len(members) > MAX_BLOCK and not key.startswith("="):
-            continue  # not rare: a copy also shares a rarer word, or the same text
-        for position, first in enumerate(members):
-            for second in members[position + 1 :]:
-                pairs.add((first, second))
+    for members in copies.values():
+        pairs.update(itertools.combinations(members, 2))
+    for index, (memory, words) in enumerate(zip(memories, rare, strict=True)):
+        for word in words:
+            pairs.update(
+                (min(index, other), max(index, other))
+                for other in holding[(memory.type, word)]
+                if other != index
+            )
     return pairs
 
 
@@ -511,18 +528,15 @@ def duplicate_reason(
     """Why two memories of one type are duplicates, or None when they are not."""
     if one.exact == other.exact:
         return "the same text"
-    # Every test below must pass; the facts, the costliest to find, are checked last.
+    # Every test below must pass; the costliest (facts, word order) come last.
     shared = len(one.words & other.words)
     if shared < MIN_SHARED_WORDS:
         return None
     resemblance = shared / len(one.words | other.words)
     containment = shared / min(len(one.words), len(other.words))
     if conservative:
-        return (
-            f"{resemblance:.0%} alike"
-            if resemblance >= TEAM_RESEMBLANCE_THRESHOLD and one.facts == other.facts
-            else None
-        )
+        alike = resemblance >= TEAM_RESEMBLANCE_THRESHOLD and one.facts == other.facts
+        return f"{resemblance:.0%} alike" if alike and not _swapped(one, other) else None
     # A memory wholly inside a longer one (the same plus new lines) is still a copy.
     whole = containment == 1.0 and shared >= MIN_SHARED_WORDS_CONTAINED
     if not whole and resemblance < RESEMBLANCE_THRESHOLD:
@@ -530,15 +544,55 @@ def duplicate_reason(
     if containment < CONTAINMENT_THRESHOLD:
         return None
     # Each side saying something the other does not is two memories, however alike;
-    # a misspelt word ("recieve") is the one exception.
+    # a misspelt word ("recieve") or one written joined ("oncall") is no difference.
     only_one, only_other = _without_typos(one.words - other.words, other.words - one.words)
+    only_one, only_other = _without_joined(one, only_one, other, only_other)
     if only_one and only_other:
         return None
-    if not (one.facts <= other.facts or other.facts <= one.facts):
+    smaller, larger, added = (other, one, only_one) if only_one else (one, other, only_other)
+    if not _facts_within(smaller, larger) or not (added or _facts_within(larger, smaller)):
         return None
-    if one.facts != other.facts:
-        return f"{containment:.0%} of one is in the other, which adds facts"
+    if added and (
+        negation_added(smaller.shape, larger.shape)
+        or replaces_something(smaller.shape, larger.shape, added)
+    ):
+        return None
+    if _swapped(one, other):
+        return None
+    if added:
+        return f"{containment:.0%} of one is in the other, which adds to it"
     return f"{resemblance:.0%} alike, the same facts"
+
+
+def _swapped(one: _Profile, other: _Profile) -> bool:
+    return names_swapped(one.shape, other.shape)
+
+
+def _facts_within(smaller: _Profile, larger: _Profile) -> bool:
+    """Whether every fact of `smaller` is one of `larger`'s; a name capitalised in one
+    and not the other ("Incident postmortems …", "postmortems for incidents") counts
+    as the same word."""
+    return all(
+        fact.isalpha() and (fact in larger.words or _canonical(fact) in larger.words)
+        for fact in smaller.facts - larger.facts
+    )
+
+
+def _without_joined(
+    one: _Profile, only_one: set[str], other: _Profile, only_other: set[str]
+) -> tuple[set[str], set[str]]:
+    """The words each side lacks, less a word one side writes joined and the other
+    apart or hyphenated ("oncall", "on-call"; "pgbouncer", "pg bouncer")."""
+    if not only_one and not only_other:
+        return only_one, only_other
+    left, right = set(only_one), set(only_other)
+    for words, spelled, theirs in ((left, other.spelled, right), (right, one.spelled, left)):
+        for word in sorted(words):
+            parts = [word[:cut] for cut in range(2, len(word) - 1)]
+            if any(part in spelled and word[len(part) :] in spelled for part in parts):
+                words.discard(word)
+                theirs.difference_update(_canonical(part) for part in spelled if part in word)
+    return left, right
 
 
 def _without_typos(

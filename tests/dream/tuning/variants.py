@@ -1,0 +1,174 @@
+"""More tuning pairs for duplicate detection (issue 15 item 3), one list per kind the
+issue names, written for this corpus (not from memsync's generator templates).
+
+A text holding a line ``---`` is a memory whose description (before it) is not its
+body's first paragraph (after it), as people write them. Duplicates say the same
+thing; look-alikes are about one subject and differ in one fact, so merging them
+would confuse two memories.
+"""
+
+from __future__ import annotations
+
+# The same facts in other words: verbs a team swaps ("handles", "looks after"),
+# active against passive, a list against a sentence.
+REWORDED: list[tuple[str, str, str]] = [
+    ("project", "The Payments API is owned by the Ledger team.",
+     "Ledger team owns the Payments API."),
+    ("project", "Deploys of the Reports worker happen on Thursdays.",
+     "The Reports worker is deployed on Thursday."),
+    ("project", "Page Sam Cole for incidents in the Orders worker.",
+     "Orders worker incidents: page Sam Cole."),
+    ("user", "Alex works mainly in Go and is new to React.",
+     "Alex is new to React; works primarily in Go."),
+    ("reference", "Incident postmortems live in the Notion space Reliability.",
+     "Postmortems for incidents are kept in Notion, in the Reliability space."),
+    ("project", "The Profile API is currently handled by the Growth team.",
+     "The Growth team handles the Profile API."),
+    ("reference", "Feature flags are managed in LaunchDarkly.",
+     "We manage our feature flags in LaunchDarkly."),
+    ("feedback", "Always run `terraform plan` before `terraform apply`.",
+     "Before any `terraform apply`, always run `terraform plan`."),
+    ("project", "Release notes are written by the PM on duty.",
+     "The PM on duty writes the release notes."),
+    ("user", "Lena reviews frontend PRs; she knows the design system well.",
+     "Frontend PRs are reviewed by Lena, who knows the design system well."),
+]  # fmt: skip
+
+# Other templates: what one template says as prose another says as "key: value" or
+# as a list; the memory's description summarises it in other words.
+TEMPLATED: list[tuple[str, str, str]] = [
+    ("project", "Accounts API owner: Platform team (escalate to Nia Long)",
+     "Accounts API is owned by the Platform team; escalate to Nia Long."),
+    ("project", "Deploy window for Billing webhooks: Wednesday after 10:00",
+     "Billing webhooks deploy on Wednesday, after 10:00."),
+    ("project", "On-call for Checkout API\n---\nOn-call for the Checkout API: Kim Ito, rotation changes on Friday.",
+     "Checkout API on-call\n---\n- on call: Kim Ito\n- rotation changes: Friday"),
+    ("project", "Orders API port\n---\nThe Orders API listens on port 8443.",
+     "Port of the Orders API\n---\nOrders API — port 8443"),
+    ("reference", "Where the Billing runbook is\n---\nBilling runbook: https://wiki.acme.dev/billing/runbook",
+     "Billing runbook link\n---\nThe runbook for Billing is at https://wiki.acme.dev/billing/runbook"),
+    ("project", "Node version\n---\nLambdas run on Node 20.",
+     "Which Node lambdas use\n---\nNode version for lambdas: 20"),
+]  # fmt: skip
+
+# Punctuation variants: ':' against ' - ', brackets, quotes, a trailing full stop.
+PUNCTUATED: list[tuple[str, str, str]] = [
+    ("project", "Cache TTL for the catalog: 300 seconds", "Cache TTL for the catalog - 300 seconds"),
+    ("project", "Gift cards API (owner: Loyalty team)", "Gift cards API, owner Loyalty team"),
+    ("reference", "Status page: status.acme.dev", "Status page — status.acme.dev."),
+    ("feedback", "No Friday deploys; no exceptions.", "No Friday deploys - no exceptions!"),
+    ("project", "Staging URL = https://staging.acme.dev", "Staging URL: https://staging.acme.dev"),
+]  # fmt: skip
+
+# Other languages: Chinese, Chinese and English mixed, full-width punctuation.
+LANGUAGES: list[tuple[str, str, str]] = [
+    ("project", "支付服务的负责人：Ana Ruiz", "支付服务的负责人: Ana Ruiz"),
+    ("project", "订单服务每周二部署（UTC 14:00）。", "订单服务每周二部署 (UTC 14:00)."),
+    ("feedback", "不要在周五发布到 production。", "不要在周五发布到 production!"),
+    ("project", "Search API 的 on-call 是 Li Wei，每周二轮换。",
+     "Search API 的 on-call 是 Li Wei, 每周二轮换."),
+    ("reference", "日志在 Kibana 的 orders-* 索引里。", "日志在 Kibana 的 orders-* 索引里"),
+    ("project", "数据库：PostgreSQL 15，部署在 RDS 上。",
+     "数据库：PostgreSQL 15，部署在 RDS 上。\n\n连接都经过 PgBouncer。"),
+]  # fmt: skip
+
+# One memory inside the other, the other adding a fact (a sentence, a list item).
+SUPERSETS: list[tuple[str, str, str]] = [
+    ("project", "The Fulfilment API is owned by the Warehouse team.",
+     "The Fulfilment API is owned by the Warehouse team.\n\nEscalate to Joe Park after hours."),
+    ("feedback", "Use feature flags for every risky change.",
+     "Use feature flags for every risky change.\n\n"
+     "Why: the checkout rollback in March took an hour without one."),
+    ("reference", "Load tests live in the perf repo.",
+     "Load tests live in the perf repo.\n\n- run them with `make soak`\n- results go to Grafana"),
+    ("project", "Catalog API deploys every Tuesday.",
+     "Catalog API deploys every Tuesday, after the Merch sync. Freeze during Black Friday week."),
+    ("user", "Mira is the QA lead.", "Mira is the QA lead and owns the release checklist."),
+]  # fmt: skip
+
+# About one subject, differing in one fact: none of these may merge.
+LOOKALIKES: list[tuple[str, str, str]] = [
+    ("project", "The Payments API is owned by the Ledger team.",
+     "The Payments API is owned by the Treasury team."),
+    ("project", "Payments team owns the Orders service.", "Orders team owns the Payments service."),
+    ("project", "On-call for the Billing API: primary Tom Berg, secondary Ana Ruiz.",
+     "On-call for the Billing API: primary Ana Ruiz, secondary Tom Berg."),
+    ("project", "Staging deploys happen on Tuesday, production deploys on Thursday.",
+     "Staging deploys happen on Thursday, production deploys on Tuesday."),
+    ("project", "Orders API port\n---\nThe Orders API listens on port 8443.",
+     "Orders API port\n---\nThe Orders API listens on port 9443."),
+    ("project", "Orders API port\n---\nThe Orders API listens on port 8443.",
+     "Orders worker port\n---\nThe Orders worker listens on port 8443."),
+    ("project", "Deploy window for Billing webhooks: Wednesday after 10:00",
+     "Deploy window for Billing webhooks: Wednesday before 10:00"),
+    ("project", "the staging database is restored from backup every night",
+     "the production database is restored from backup every night"),
+    ("project", "Staging deploy day\n---\nDeploys happen on Tuesday.",
+     "Production deploy day\n---\nDeploys happen on Tuesday."),
+    ("feedback", "Squash-merge dependency bumps.", "Never squash-merge dependency bumps."),
+    ("feedback", "Run the migrations before the deploy.", "Review the migrations before the deploy."),
+    ("feedback", "Keep the legacy billing flag on.", "Remove the legacy billing flag."),
+    ("feedback", "Rebase feature branches on main.", "Rebase feature branches on develop."),
+    ("project", "The admin app on-call rotates weekly.", "The admin app on-call rotates daily."),
+    ("project", "Cache TTL for the catalog: 300 seconds", "Cache TTL for the catalog: 300 minutes"),
+    ("reference", "Status page: status.acme.dev", "Status page: status.acme.io"),
+    ("user", "Omar reviews frontend PRs.", "Omar reviews backend PRs."),
+    ("project", "Alice reviews Bob's migrations.", "Bob reviews Alice's migrations."),
+    ("project", "Escalate Search incidents to Li Wei, then Ana Ruiz.",
+     "Escalate Search incidents to Ana Ruiz, then Li Wei."),
+    ("project", "支付服务的负责人：Ana Ruiz", "订单服务的负责人：Ana Ruiz"),
+    ("project", "订单服务每周二部署（UTC 14:00）。", "订单服务每周四部署（UTC 14:00）。"),
+    ("project", "支付组负责订单服务。", "订单组负责支付服务。"),
+    ("project", "测试环境的数据库每晚重置。", "生产环境的数据库每晚备份。"),
+    ("project", "Search API 的 on-call 是 Li Wei，每周二轮换。",
+     "Search indexer 的 on-call 是 Li Wei，每周二轮换。"),
+    ("project", "The mobile app is released every other Monday.",
+     "The web app is released every other Monday."),
+    ("project", "Errors above 1% page the on-call engineer.",
+     "Errors above 5% page the on-call engineer."),
+    ("project", "The Billing API is deployed to eu-west-1.", "The Billing API is deployed to us-east-1."),
+    ("project", "Use Node 20 in CI.", "Use Node 22 in CI."),
+    ("feedback", "Deploy the API after the database migration.",
+     "Deploy the API before the database migration."),
+]  # fmt: skip
+
+DUPLICATES = REWORDED + TEMPLATED + PUNCTUATED + LANGUAGES + SUPERSETS
+
+# A team's directory of distinct facts about services whose names share words: every
+# kind of fact in two templates, many services sharing an owner, a day or a port, so
+# most pairs of one kind differ in one name or value only. None is a duplicate.
+_FLEET = (
+    ("Ledger API", "Ledger", "Tom Berg", "Tuesday", 8080, "3.11"),
+    ("Ledger worker", "Ledger", "Tom Berg", "Wednesday", 8081, "3.11"),
+    ("Catalog API", "Merch", "Ana Ruiz", "Tuesday", 8080, "3.12"),
+    ("Catalog importer", "Merch", "Li Wei", "Thursday", 9090, "3.12"),
+    ("Pricing API", "Merch", "Ana Ruiz", "Monday", 8443, "3.11"),
+    ("Pricing rules", "Merch", "Sam Cole", "Monday", 8444, "3.10"),
+    ("Shipping API", "Logistics", "Ravi Nair", "Friday", 8080, "3.11"),
+    ("Shipping labels", "Logistics", "Ravi Nair", "Thursday", 7070, "3.12"),
+    ("Reviews API", "Community", "Mei Lin", "Wednesday", 8080, "3.11"),
+    ("Reviews moderation", "Community", "Mei Lin", "Tuesday", 8088, "3.11"),
+)
+_FLEET_TEMPLATES = (
+    ("{service} is owned by the {team} team.", "Owner of {service}: {team} team"),
+    ("{service} deploys every {day}.", "Deploy day for {service}: {day}"),
+    ("{person} is on call for {service} this quarter.", "On-call for {service}: {person}"),
+    ("{service} listens on port {port}.", "Port of {service}: {port}"),
+    ("{service} runs on Python {python}.", "Python version of {service}: {python}"),
+    ("Escalate {service} incidents to {person}.", "{service} incidents escalate to {person}"),
+)
+FLEET: list[tuple[str, str]] = [
+    ("project", templates[number % 2].format(
+        service=service, team=team, person=person, day=day, port=port, python=python))
+    for number, (service, team, person, day, port, python) in enumerate(_FLEET)
+    for templates in _FLEET_TEMPLATES
+]  # fmt: skip
+
+# Facts of the fleet written once more in the other template: these are duplicates.
+FLEET_COPIES: list[tuple[str, str, str]] = [
+    ("project", FLEET[number * len(_FLEET_TEMPLATES) + kind][1], _FLEET_TEMPLATES[kind][
+        1 - number % 2].format(service=service, team=team, person=person, day=day, port=port,
+                               python=python))
+    for number, kind in ((0, 0), (3, 1), (4, 2), (7, 3), (8, 4), (9, 5))
+    for service, team, person, day, port, python in [_FLEET[number]]
+]  # fmt: skip
