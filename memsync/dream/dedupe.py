@@ -46,10 +46,11 @@ import itertools
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from memsync.dream.glossary import segment, translated
 from memsync.dream.rewording import (
     Shape,
     Word,
@@ -77,7 +78,9 @@ _TOKEN = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _WORD = re.compile(rf"[{_CJK}]+|\d+(?:[.,:]\d+)*|[^\W\d_{_CJK}]+")
 _NUMBER = re.compile(r"(?<![\w.])v?(\d+(?:[.:/-]\d+)*)(?![\w])")
-_IDENTIFIER = re.compile(r"[\w+-]+(?:[./@:][\w+-]+)+/?|/[\w.-]+(?:/[\w{}.-]+)+")
+# Letters of an identifier: not Chinese, so "的值班：Joe" (a full-width colon) is none.
+_ID = rf"(?:[^\W{_CJK}]|[+-])+"
+_IDENTIFIER = re.compile(rf"{_ID}(?:[./@:]{_ID})+/?|/[\w.-]+(?:/[\w{{}}.-]+)+")
 _BACKTICKED = re.compile(r"`([^`\n]+)`")
 _LETTER = re.compile(r"[A-Za-z]")
 _CJK_START = re.compile(rf"[{_CJK}]")
@@ -86,10 +89,16 @@ _DAY_ZH = re.compile(r"周[一二三四五六日天]|星期[一二三四五六�
 _UPPER = re.compile(r"[A-Z]")
 _CAPITALISED = re.compile(r"(?<![\w.])[A-Z][\w+#]*")
 _CAMEL = re.compile(r"\b[a-z]++[A-Z]\w*")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 _NEGATIVE = re.compile(
     r"\b(?:never|not|no|don't|dont|do not|avoid|without|forbidden|stop)\b|[不别勿禁]", re.I
 )
-_NEGATIONS = frozenset("never not no don dont avoid without forbidden stop 不 别 勿 禁".split())
+_NEGATIONS = _words("never not no don dont avoid without forbidden stop 不 别 勿 禁")
 _POSITIVE = re.compile(r"\b(?:always|must|required|only)\b|必须|一律|总是", re.I)
 _DAYS = [
     "monday",
@@ -115,7 +124,7 @@ _DAYS = [
 _DAY_SET = frozenset(_DAYS)
 # Words that carry no fact: articles, pronouns, auxiliaries, and the verbs a
 # re-wording swaps for one another.
-STOPWORDS = frozenset(
+STOPWORDS = _words(
     """
     a an the and or but of to in on at by for from with as is are was were be been
     being it its this that these those there here we our us you your they their them
@@ -126,33 +135,34 @@ STOPWORDS = frozenset(
     keep kept make made go goes get gets got need needs needed whether because since
     while s t
     的 了 是 在 和 与 及 或 都 也 要 就 请 把 被 对 为 由 用 使
-    """.split()
+    """
 )
 # The stopwords whose loss or swap never changes a fact, left out of the word order
 # `memsync.dream.rewording` reads. The others ("keep", "use", "on", "by", "of", …)
 # stay in it: "keep" where the other says "remove" is a substitution, and "port of X"
 # ties "port" to X less than "X port" does.
-GRAMMAR = frozenset(
+GRAMMAR = _words(
     """
     a an the and or but in at from with as is are was were be been being it
     its this that these those there here we our us you your they their them he she his
     her i me my do does did done has have had will would should shall can could may
     might so if then than also just very into onto about via per which who whom whose
     what when where why how s t 的 了 是 在 和 与 及 或 都 也 就 把 被 对 为
-    """.split()
+    """
 )
 # Words that carry no fact and that re-wordings swap, add or drop ("handles",
 # "currently", "lives in", "the version"): not counted when word sets are compared.
 # Safe only with `memsync.dream.rewording`: a memory that puts a word of its own where
 # the other has one of these ("runs" → "skips") is still told apart.
-WORDING = frozenset(
+WORDING = _words(
     """
     currently presently now still already actually basically generally simply really
     mainly mostly primarily largely handle manage responsible responsibility charge
-    happen occur live located sit reside store stored run version thing stuff info
+    happen occur live located sit reside store stored run version environment schedule
+    around approximately roughly thing stuff info
     information detail person people folks someone anyone everyone named
     through thru
-    """.split()
+    """
 )
 
 
@@ -160,7 +170,7 @@ WORDING = frozenset(
 # stemmer). Only true synonyms in how teams write memories: never a pair like
 # staging/production or weekly/nightly, which are facts.
 _SYNONYM_GROUPS = (
-    "not never dont don",
+    "not never dont don no avoid",
     "own owner ownership maintain maintainer",
     "team squad",
     "lead head",
@@ -171,7 +181,7 @@ _SYNONYM_GROUPS = (
     "config configuration",
     "k8s kubernetes",
     "move migrate migrat",
-    "like prefer",
+    "like prefer want",
     "approve sign-off signoff",
     "skip omit",
     "first beforehand",
@@ -180,7 +190,7 @@ _SYNONYM_GROUPS = (
     "ask request",
     "pr prs pull-request",
     "ci pipeline",
-    "deploy ship",
+    "deploy ship deployment",
     "mandatory required requir must",
 )
 SYNONYMS = {word: group.split()[0] for group in _SYNONYM_GROUPS for word in group.split()}
@@ -206,7 +216,8 @@ def stem(word: str) -> str:
     if word in _IRREGULAR:
         return _IRREGULAR[word]
     stemmed = word
-    for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", "e")):
+    endings = (("ies", "y"), ("sses", "ss"), ("ings", ""), ("ing", ""), ("ed", ""), ("es", "e"))
+    for suffix, keep in endings:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             stemmed = word[: -len(suffix)] + keep
             break
@@ -265,13 +276,28 @@ def _content_words(folded: str) -> frozenset[str]:
     # Each distinct word once: what a word adds does not depend on how often it occurs.
     for word in set(_WORD.findall(folded)):
         if _CJK_START.match(word):
-            chars = [c for c in word if c not in STOPWORDS]
-            found.update(a + b for a, b in itertools.pairwise(chars))
-            if len(chars) == 1:
-                found.add(chars[0])
+            found.update(_chinese_words(word))
         elif word not in STOPWORDS:
             found.add(_canonical(word))
     return frozenset(found)
+
+
+def _chinese_words(run: str) -> set[str]:
+    """The words of a run of Chinese: glossary words as their English, and the
+    characters between them as character bigrams (a lone character as itself)."""
+    found: set[str] = set()
+    chars: list[str] = []
+    for piece, english in [*segment(run), ("", True)]:
+        if not english:
+            if piece not in STOPWORDS:
+                chars.append(piece)
+            continue
+        found.update(a + b for a, b in itertools.pairwise(chars))
+        if len(chars) == 1:
+            found.add(chars[0])
+        chars = []
+        found.update(_canonical(word) for word in piece.split() if word not in STOPWORDS)
+    return found
 
 
 def facts(text: str) -> frozenset[str]:
@@ -366,7 +392,7 @@ def _profile(memory: Candidate) -> _Profile:
 
 
 _SHAPE_TOKEN = re.compile(
-    rf"(?P<cjk>[{_CJK}])|(?P<number>\d+(?:[.:,]\d+)*)|(?P<word>[^\W\d_{_CJK}]+)"
+    rf"(?P<cjk>[{_CJK}]+)|(?P<number>\d+(?:[.:,]\d+)*)|(?P<word>[^\W\d_{_CJK}]+)"
     r"|(?P<sentence>[.!?](?=\s|$)|[。！？\n])|(?P<clause>[,;:()\[\]，；：、（）—–]|\s-\s)"
 )
 _SPELLED = re.compile(r"[^\W\d_]+")
@@ -383,8 +409,7 @@ def _shape(text: str) -> Shape:
     # A sentence said twice (a description repeating the body's first line) once.
     said: set[tuple[str, ...]] = set()
     begins = 0
-    for match in _SHAPE_TOKEN.finditer(text):
-        kind, token = match.lastgroup, match.group(0)
+    for kind, token in _shape_tokens(text):
         if kind in ("sentence", "clause"):
             clause += 1
             if kind == "sentence":
@@ -404,12 +429,25 @@ def _shape(text: str) -> Shape:
             name = folded in _DAY_SET or (
                 token[0].isupper() and not initial and _may_name(folded, word)
             )
-        else:
-            name = False
+        else:  # Chinese the glossary does not cover: a name, as far as anyone can tell
+            name = kind == "cjk"
         meaningful = folded not in STOPWORDS and word not in _WORDING
         words.append(Word(word, name, clause, sentence, meaningful))
     _once(words, begins, said)
     return Shape(tuple(words), frozenset(negative))
+
+
+def _shape_tokens(text: str) -> Iterator[tuple[str, str]]:
+    """(kind, token) for each token of `_SHAPE_TOKEN`, a run of Chinese read through
+    the glossary: English words as words, other characters one by one."""
+    for match in _SHAPE_TOKEN.finditer(text):
+        kind, token = match.lastgroup or "", match.group(0)
+        if kind != "cjk":
+            yield kind, token
+            continue
+        for piece, english in segment(token):
+            for word in piece.split() if english else [piece]:
+                yield ("word", word) if english else ("cjk", word)
 
 
 def _once(words: list[Word], begins: int, said: set[tuple[str, ...]]) -> int:
@@ -547,6 +585,10 @@ def duplicate_reason(
     # a misspelt word ("recieve") or one written joined ("oncall") is no difference.
     only_one, only_other = _without_typos(one.words - other.words, other.words - one.words)
     only_one, only_other = _without_joined(one, only_one, other, only_other)
+    only_one, only_other = (
+        _without_misspelt(one, only_one, other),
+        _without_misspelt(other, only_other, one),
+    )
     if only_one and only_other:
         return None
     smaller, larger, added = (other, one, only_one) if only_one else (one, other, only_other)
@@ -569,13 +611,31 @@ def _swapped(one: _Profile, other: _Profile) -> bool:
 
 
 def _facts_within(smaller: _Profile, larger: _Profile) -> bool:
-    """Whether every fact of `smaller` is one of `larger`'s; a name capitalised in one
-    and not the other ("Incident postmortems …", "postmortems for incidents") counts
-    as the same word."""
+    """Whether every fact of `smaller` is one of `larger`'s; a word capitalised in one
+    and not the other ("Incident postmortems …", "postmortems for incidents"), or
+    written in Chinese in the other ("周二", "Tuesday"), is the same word, and a
+    capitalised filler word ("Run …") no fact."""
     return all(
-        fact.isalpha() and (fact in larger.words or _canonical(fact) in larger.words)
+        fact.isalpha()
+        and not (larger.words | _WORDING).isdisjoint(
+            (fact, SYNONYMS.get(fact, fact), _canonical(translated(fact)))
+        )
         for fact in smaller.facts - larger.facts
     )
+
+
+def _without_misspelt(one: _Profile, only_one: set[str], other: _Profile) -> set[str]:
+    """`only_one` less the words `one` spells one edit away from a word as `other`
+    spells it ("comits", "enviroment"), filler words included."""
+    if not only_one:
+        return only_one
+    theirs = [word for word in other.spelled if _misspellable(word)]
+    misspelt = {
+        _canonical(word)
+        for word in one.spelled
+        if _misspellable(word) and any(_one_edit(word, their) for their in theirs)
+    }
+    return only_one - misspelt
 
 
 def _without_joined(

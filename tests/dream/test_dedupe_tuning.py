@@ -35,8 +35,8 @@ def test_it_merges_no_look_alike_and_most_duplicates(tmp_path: Path) -> None:
         f"{kind} {len([p for p in found if corpus.kinds[p] == kind])}/"
         f"{len([p for p in corpus.duplicates if corpus.kinds[p] == kind])}" for kind in kinds
     ))  # fmt: skip
-    print("  missed: " + "; ".join(sorted(" + ".join(sorted(p)) for p in corpus.duplicates - found)))
-    print("  false: " + "; ".join(sorted(" + ".join(sorted(p)) for p in false)))
+    for label, pairs in (("missed", corpus.duplicates - found), ("false", false)):
+        print(f"  {label}: " + "; ".join(sorted(" + ".join(sorted(p)) for p in pairs)))
     assert false == set()
     assert not merged & corpus.lookalikes
     assert len(found) >= len(corpus.duplicates) * 0.8

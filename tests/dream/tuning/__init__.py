@@ -171,7 +171,7 @@ LOOKALIKES: list[tuple[str, str, str]] = [
 
 LOOKALIKES += variants.LOOKALIKES
 
-KINDS: dict[tuple[str, str, str], str] = {pair: "first pairs" for pair in DUPLICATES} | {
+KINDS: dict[tuple[str, str, str], str] = dict.fromkeys(DUPLICATES, "first pairs") | {
     pair: kind
     for kind, pairs in (
         ("reworded", variants.REWORDED),
@@ -179,6 +179,9 @@ KINDS: dict[tuple[str, str, str], str] = {pair: "first pairs" for pair in DUPLIC
         ("punctuated", variants.PUNCTUATED),
         ("languages", variants.LANGUAGES),
         ("supersets", variants.SUPERSETS),
+        ("translated", variants.TRANSLATED),
+        ("typos", variants.TYPOS),
+        ("no frontmatter", variants.PLAIN),
     )
     for pair in pairs
 }
@@ -264,11 +267,15 @@ def write_corpus(root: Path, now: datetime | None = None) -> TuningCorpus:
         description, own, body = text.partition("\n---\n")
         if not own:
             description, body = text.partition("\n\n")[0], text
-        (root / path).write_text(
-            f"---\nname: {kind}-{number}\ndescription: {description}\ntype: {kind}\n---\n\n"
-            f"{body}\n",
-            encoding="utf-8",
-        )
+        if text.startswith(variants.NO_FRONTMATTER):
+            body = description = text.removeprefix(variants.NO_FRONTMATTER)
+            (root / path).write_text(f"{body}\n", encoding="utf-8")
+        else:
+            (root / path).write_text(
+                f"---\nname: {kind}-{number}\ndescription: {description}\ntype: {kind}\n"
+                f"---\n\n{body}\n",
+                encoding="utf-8",
+            )
         corpus.changed[path] = now - timedelta(days=number)
         entries.append(f"- [{kind} {number}]({path}) — {description[:80]}")
         written[(kind, text)] = path

@@ -41,7 +41,9 @@ TEMPLATED: list[tuple[str, str, str]] = [
      "Accounts API is owned by the Platform team; escalate to Nia Long."),
     ("project", "Deploy window for Billing webhooks: Wednesday after 10:00",
      "Billing webhooks deploy on Wednesday, after 10:00."),
-    ("project", "On-call for Checkout API\n---\nOn-call for the Checkout API: Kim Ito, rotation changes on Friday.",
+    ("project",
+     "On-call for Checkout API\n---\n"
+     "On-call for the Checkout API: Kim Ito, rotation changes on Friday.",
      "Checkout API on-call\n---\n- on call: Kim Ito\n- rotation changes: Friday"),
     ("project", "Orders API port\n---\nThe Orders API listens on port 8443.",
      "Port of the Orders API\n---\nOrders API — port 8443"),
@@ -53,7 +55,8 @@ TEMPLATED: list[tuple[str, str, str]] = [
 
 # Punctuation variants: ':' against ' - ', brackets, quotes, a trailing full stop.
 PUNCTUATED: list[tuple[str, str, str]] = [
-    ("project", "Cache TTL for the catalog: 300 seconds", "Cache TTL for the catalog - 300 seconds"),
+    ("project", "Cache TTL for the catalog: 300 seconds",
+     "Cache TTL for the catalog - 300 seconds"),
     ("project", "Gift cards API (owner: Loyalty team)", "Gift cards API, owner Loyalty team"),
     ("reference", "Status page: status.acme.dev", "Status page — status.acme.dev."),
     ("feedback", "No Friday deploys; no exceptions.", "No Friday deploys - no exceptions!"),
@@ -106,7 +109,8 @@ LOOKALIKES: list[tuple[str, str, str]] = [
     ("project", "Staging deploy day\n---\nDeploys happen on Tuesday.",
      "Production deploy day\n---\nDeploys happen on Tuesday."),
     ("feedback", "Squash-merge dependency bumps.", "Never squash-merge dependency bumps."),
-    ("feedback", "Run the migrations before the deploy.", "Review the migrations before the deploy."),
+    ("feedback", "Run the migrations before the deploy.",
+     "Review the migrations before the deploy."),
     ("feedback", "Keep the legacy billing flag on.", "Remove the legacy billing flag."),
     ("feedback", "Rebase feature branches on main.", "Rebase feature branches on develop."),
     ("project", "The admin app on-call rotates weekly.", "The admin app on-call rotates daily."),
@@ -126,13 +130,13 @@ LOOKALIKES: list[tuple[str, str, str]] = [
      "The web app is released every other Monday."),
     ("project", "Errors above 1% page the on-call engineer.",
      "Errors above 5% page the on-call engineer."),
-    ("project", "The Billing API is deployed to eu-west-1.", "The Billing API is deployed to us-east-1."),
+    ("project", "The Billing API is deployed to eu-west-1.",
+     "The Billing API is deployed to us-east-1."),
     ("project", "Use Node 20 in CI.", "Use Node 22 in CI."),
     ("feedback", "Deploy the API after the database migration.",
      "Deploy the API before the database migration."),
 ]  # fmt: skip
 
-DUPLICATES = REWORDED + TEMPLATED + PUNCTUATED + LANGUAGES + SUPERSETS
 
 # A team's directory of distinct facts about services whose names share words: every
 # kind of fact in two templates, many services sharing an owner, a day or a port, so
@@ -172,3 +176,81 @@ FLEET_COPIES: list[tuple[str, str, str]] = [
     for number, kind in ((0, 0), (3, 1), (4, 2), (7, 3), (8, 4), (9, 5))
     for service, team, person, day, port, python in [_FLEET[number]]
 ]  # fmt: skip
+
+# Written in English and again in Chinese (or Chinese and English mixed), as a
+# bilingual team does: names, numbers and identifiers stay as they are.
+TRANSLATED: list[tuple[str, str, str]] = [
+    ("project", "The Fulfilment API is owned by the Warehouse team.",
+     "Fulfilment API 由 Warehouse 团队负责。"),
+    ("project", "Staging deploys go out every Monday at 09:00 UTC.",
+     "Staging 每周一 09:00 UTC 部署。"),
+    ("feedback", "Never commit directly to develop.", "不要直接提交到 develop。"),
+    ("project", "Invoices worker port\n---\nThe Invoices worker listens on port 7443.",
+     "Invoices worker 端口\n---\nInvoices worker 监听 7443 端口。"),
+    ("project", "On-call for the Loyalty API: Joe Park.", "Loyalty API 的值班：Joe Park"),
+    ("project", "Workers must be built with Rust 1.78.", "Worker 必须用 Rust 1.78 构建。"),
+    ("user", "Priya prefers short answers.", "Priya 喜欢简短的回答。"),
+    ("reference", "The analytics database is Snowflake.", "分析数据库是 Snowflake。"),
+    ("feedback", "Run `make lint` before every commit.", "每次提交前运行 `make lint`。"),
+    ("project", "Deploy window for Gift cards API: Friday before 16:00",
+     "Gift cards API 的部署窗口：周五 16:00 之前"),
+]  # fmt: skip
+
+# Harder re-wordings: each memory's description in its own words too.
+REWORDED += [
+    ("project",
+     "Refunds API ownership\n---\nThe Ledger team owns the Refunds API; contact Rita Vos.",
+     "Who owns the Refunds API\n---\nRefunds API belongs to the Ledger team. Contact: Rita Vos."),
+    ("project", "QA deploy schedule\n---\nWe deploy to QA every Thursday around 16:00 CET.",
+     "When QA deploys happen\n---\nQA deployments go out on Thursdays at 16:00 CET."),
+    ("feedback", "Avoid force pushes\n---\nDo not force-push to shared branches.",
+     "No force-pushing\n---\nNever force push to a shared branch."),
+    ("reference", "Error tracking\n---\nBackend errors are tracked in Rollbar.",
+     "Where backend errors go\n---\nRollbar is where we track errors from the backend."),
+    ("user", "Dana's review habits\n---\nDana reviews PRs in the morning and wants small diffs.",
+     "How Dana likes to review\n---\nDana does reviews in the mornings and prefers small diffs."),
+]  # fmt: skip
+
+# One word misspelt; a file written without frontmatter (its type in its name).
+TYPOS: list[tuple[str, str, str]] = [
+    ("feedback", "Always rebase before merging to avoid merge comits.",
+     "Always rebase before merging to avoid merge commits."),
+    ("project", "The reindex job runs in the staging enviroment every night.",
+     "The reindex job runs in the staging environment every night."),
+]  # fmt: skip
+NO_FRONTMATTER = "(no frontmatter) "
+PLAIN: list[tuple[str, str, str]] = [
+    ("project", "Cache invalidation for the catalog is done by the purge worker.",
+     NO_FRONTMATTER + "Cache invalidation for the catalog is done by the purge worker."),
+    ("feedback", "Write changelog entries in the past tense.",
+     NO_FRONTMATTER + "Changelog entries are written in the past tense."),
+]  # fmt: skip
+
+# Supersets whose descriptions differ, or whose extra fact sits in the same sentence.
+SUPERSETS += [
+    ("project", "Search indexer memory limit\n---\nThe Search indexer has a 4 GiB memory limit.",
+     "Search indexer limits\n---\nThe Search indexer has a 4 GiB memory limit and 2 CPUs."),
+    ("reference", "Design tokens: packages/tokens",
+     "Design tokens - packages/tokens (owned by the Design Systems team)"),
+]  # fmt: skip
+
+LOOKALIKES += [
+    ("project", "Fulfilment API 由 Warehouse 团队负责。",
+     "The Fulfilment API is owned by the Shipping team."),
+    ("project", "Staging 每周一 09:00 UTC 部署。",
+     "Production deploys go out every Monday at 09:00 UTC."),
+    ("project", "Staging 每周一 09:00 UTC 部署。",
+     "Staging deploys go out every Friday at 09:00 UTC."),
+    ("feedback", "不要直接提交到 develop。", "Always commit directly to develop."),
+    ("project", "Loyalty API 的值班：Joe Park", "Loyalty API owner: Joe Park"),
+    ("project", "Worker 必须用 Rust 1.78 构建。", "Workers must be built with Rust 1.80."),
+    ("reference", "分析数据库是 Snowflake。", "The billing database is Snowflake."),
+    ("project", "The reindex job runs in the staging enviroment every night.",
+     "The reindex job runs in the production environment every night."),
+    ("feedback", "Write changelog entries in the past tense.",
+     "Write changelog entries in the present tense."),
+    ("project", "Search indexer memory limit\n---\nThe Search indexer has a 4 GiB memory limit.",
+     "Search indexer memory limit\n---\nThe Search indexer has an 8 GiB memory limit."),
+]  # fmt: skip
+
+DUPLICATES = REWORDED + TEMPLATED + PUNCTUATED + LANGUAGES + SUPERSETS + TRANSLATED + TYPOS + PLAIN
