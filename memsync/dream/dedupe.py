@@ -53,6 +53,7 @@ from datetime import datetime
 from memsync.dream.glossary import segment, translated
 from memsync.dream.rewording import (
     Shape,
+    added_where_shared,
     Word,
     names_swapped,
     negation_added,
@@ -159,9 +160,23 @@ WORDING = _words(
     currently presently now still already actually basically generally simply really
     mainly mostly primarily largely handle manage responsible responsibility charge
     happen occur live located sit reside store stored run version environment schedule
-    around approximately roughly thing stuff info
+    around approximately roughly thing stuff info see
     information detail person people folks someone anyone everyone named
     through thru
+    """
+)
+
+
+# Lowercase words that say which thing a sentence is about (an environment, a
+# platform, a schedule, an order): added inside a sentence both memories say, they
+# make another fact of it ("deploys every Tuesday", "deploys to production every
+# Tuesday"), not the same fact plus one.
+QUALIFIERS = _words(
+    """
+    staging production prod dev development qa sandbox preview canary local test
+    daily weekly nightly hourly monthly quarterly yearly annually biweekly
+    web mobile ios android desktop frontend backend internal external public private
+    primary secondary before after first last legacy old new read write
     """
 )
 
@@ -253,6 +268,7 @@ def _canonical(word: str) -> str:
 
 
 _WORDING = frozenset(_canonical(word) for word in WORDING)
+_QUALIFIERS = frozenset(_canonical(word) for word in QUALIFIERS)
 
 
 def content_words(text: str) -> frozenset[str]:
@@ -529,32 +545,34 @@ def _candidate_pairs(
     memories: Sequence[Candidate], profiles: list[_Profile], spread: Counter[str]
 ) -> set[tuple[int, int]]:
     """Pairs of one type with the same text, or where one memory's rarest words are in
-    the other: each memory is paired with every memory holding one of its
-    `BLOCKING_WORDS` rarest words (a word only it has pairs it with none, so such
-    words are passed over), as long as that word is in at most `MAX_BLOCK` memories.
-    The smaller of two duplicates has all its words in the larger, its rarest too."""
+    the other. The smaller of two duplicates has all its words in the larger, its
+    rarest too, so each memory is paired with
+
+    * every memory holding one of its `BLOCKING_WORDS` rarest words, as long as that
+      word is in at most `MAX_BLOCK` memories (a word only it has pairs it with none,
+      so such words are passed over; one misspelt word still leaves the others);
+    * every memory holding all of its `BLOCKING_WORDS` rarest words, when at most
+      `MAX_BLOCK` memories do: a memory of common words only ("Ledger API is owned by
+      the Ledger team" among a team's owners and services) still finds its copy.
+    """
     copies: dict[tuple[str, str], list[int]] = defaultdict(list)
-    holding: dict[tuple[str, str], list[int]] = defaultdict(list)
-    rare: list[list[str]] = []
+    holding: dict[tuple[str, str], set[int]] = defaultdict(set)
     for index, (memory, profile) in enumerate(zip(memories, profiles, strict=True)):
         copies[(memory.type, profile.exact)].append(index)
-        words = sorted(
-            (word for word in profile.words if 1 < spread[word] <= MAX_BLOCK),
-            key=lambda word: (spread[word], word),
-        )
-        for word in words:
-            holding[(memory.type, word)].append(index)
-        rare.append(words[:BLOCKING_WORDS])
+        for word in profile.words:
+            holding[(memory.type, word)].add(index)
     pairs: set[tuple[int, int]] = set()
     for members in copies.values():
         pairs.update(itertools.combinations(members, 2))
-    for index, (memory, words) in enumerate(zip(memories, rare, strict=True)):
-        for word in words:
-            pairs.update(
-                (min(index, other), max(index, other))
-                for other in holding[(memory.type, word)]
-                if other != index
-            )
+    for index, (memory, profile) in enumerate(zip(memories, profiles, strict=True)):
+        shared = [word for word in profile.words if spread[word] > 1]
+        rarest = sorted(shared, key=lambda word: (spread[word], word))[:BLOCKING_WORDS]
+        blocks = [holding[(memory.type, word)] for word in rarest]
+        others = set().union(*(block for block in blocks if len(block) <= MAX_BLOCK))
+        if blocks:
+            common = set.intersection(*blocks)
+            others |= common if len(common) <= MAX_BLOCK else set()
+        pairs.update((min(index, other), max(index, other)) for other in others - {index})
     return pairs
 
 
@@ -597,6 +615,7 @@ def duplicate_reason(
     if added and (
         negation_added(smaller.shape, larger.shape)
         or replaces_something(smaller.shape, larger.shape, added)
+        or not _QUALIFIERS.isdisjoint(added_where_shared(smaller.shape, larger.shape, added))
     ):
         return None
     if _swapped(one, other):

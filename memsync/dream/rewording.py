@@ -38,18 +38,32 @@ class Shape:
 
 
 def new_clauses(shape: Shape, known: Collection[str]) -> set[int]:
-    """Clauses that share no meaningful word with `known`: what they say is added,
-    it replaces nothing."""
-    sharing = {word.clause for word in shape.words if word.meaningful and word.text in known}
-    return {word.clause for word in shape.words} - sharing
+    """Clauses that say something new: at most a third of their meaningful words are
+    in `known` (a new sentence may mention a word of the other memory). What they say
+    is added; it replaces nothing."""
+    seen: dict[int, list[bool]] = {word.clause: [] for word in shape.words}
+    for word in shape.words:
+        if word.meaningful:
+            seen[word.clause].append(word.text in known)
+    return {clause for clause, found in seen.items() if 3 * sum(found) <= len(found)}
 
 
 def negation_added(smaller: Shape, larger: Shape) -> bool:
-    """Whether `larger` says "never" or "not" in more of the clauses it shares with
-    `smaller` than `smaller` does: "Squash-merge bumps" against "Never squash-merge
-    bumps" is a contradiction, not a copy plus a fact."""
+    """Whether `larger` says "never" or "not" in a clause it shares with `smaller`
+    that no negative clause of `smaller` matches (by a meaningful word): "Squash-merge
+    bumps" against "Never squash-merge bumps" is a contradiction, not a copy plus a
+    fact."""
     fresh = new_clauses(larger, {word.text for word in smaller.words})
-    return len(larger.negative - fresh) > len(smaller.negative)
+    denied = [_clause_words(smaller, clause) for clause in smaller.negative]
+    return any(
+        not any(words & other for other in denied)
+        for clause in larger.negative - fresh
+        if (words := _clause_words(larger, clause))
+    )
+
+
+def _clause_words(shape: Shape, clause: int) -> set[str]:
+    return {word.text for word in shape.words if word.clause == clause and word.meaningful}
 
 
 def replaces_something(smaller: Shape, larger: Shape, added: Collection[str]) -> bool:
@@ -80,25 +94,43 @@ def replaces_something(smaller: Shape, larger: Shape, added: Collection[str]) ->
             for word in larger.words[other_start:other_end]
             if word.text in added and word.clause not in fresh
         ]
-        if put and not _moved_names(smaller.words[start:end], put, set(second)):
+        if put and not _moved(smaller.words[start:end], put, smaller, larger):
             return True
     return False
 
 
-def _moved_names(replaced: Sequence[Word], put: Sequence[Word], larger: Collection[str]) -> bool:
-    """Whether a stretch is only names the larger memory says elsewhere ("Ana Ruiz is
-    on call" against "On call: Ana Ruiz") and what stands in their place names
-    nothing: a phrase moved, not a name replaced."""
-    return all(word.name and word.text in larger for word in replaced) and not any(
-        word.name for word in put
-    )
+def _moved(
+    replaced: Sequence[Word], put: Sequence[Word], smaller: Shape, larger: Shape
+) -> bool:
+    """Whether a stretch holds only words the larger memory says as often elsewhere
+    ("Ana Ruiz is on call" against "On call: Ana Ruiz") and what stands in their place
+    names nothing: a phrase moved, not a word replaced ("in depth" → "briefly", when
+    "depth" was said twice and is now said once, is replaced)."""
+    if any(word.name for word in put):
+        return False
+    count = Counter(word.text for word in larger.words)
+    count.subtract(word.text for word in smaller.words)
+    return all(count[word.text] >= 0 for word in replaced)
+
+
+def added_where_shared(smaller: Shape, larger: Shape, added: Collection[str]) -> set[str]:
+    """The words of `added` that `larger` says in a clause it shares with `smaller`
+    (a qualifier inside a sentence both say, not a sentence of its own)."""
+    fresh = new_clauses(larger, {word.text for word in smaller.words})
+    return {word.text for word in larger.words if word.text in added and word.clause not in fresh}
 
 
 def _attachments(shape: Shape, names: Collection[str]) -> dict[tuple[str, int], set[str]]:
     """For each word next to a run of names (names not split by punctuation) in its
-    sentence, the names of the runs it comes before (-1) and after (+1)."""
+    clause, the names of the runs it comes before (-1) and after (+1); and for the
+    first word of a clause that is no name (0), the names in that clause: "staging"
+    in "Staging deploys on Tuesday, production on Thursday"."""
     words = shape.words
     attached: dict[tuple[str, int], set[str]] = defaultdict(set)
+    heads: dict[int, str] = {}
+    for word in words:
+        if word.meaningful and word.text not in names:
+            heads.setdefault(word.clause, word.text)
     first = 0
     while first < len(words):
         if words[first].text not in names:
@@ -115,6 +147,8 @@ def _attachments(shape: Shape, names: Collection[str]) -> dict[tuple[str, int], 
         for neighbour, side in ((first - 1, -1), (last + 1, +1)):
             if 0 <= neighbour < len(words) and _beside(words[neighbour], words[first], names):
                 attached[_active(words, neighbour, side)] |= run
+        if words[first].clause in heads:
+            attached[(heads[words[first].clause], 0)] |= run
         first = last + 1
     return attached
 
@@ -132,7 +166,7 @@ def _active(words: Sequence[Word], at: int, side: int) -> tuple[str, int]:
 
 
 def _beside(neighbour: Word, name: Word, names: Collection[str]) -> bool:
-    return neighbour.text not in names and neighbour.sentence == name.sentence
+    return neighbour.text not in names and neighbour.clause == name.clause
 
 
 def names_swapped(one: Shape, other: Shape) -> bool:
@@ -149,8 +183,8 @@ def names_swapped(one: Shape, other: Shape) -> bool:
         if here & there:
             continue
         word = key[0]
-        anywhere_here = first.get((word, -1), set()) | first.get((word, +1), set())
-        anywhere_there = second.get((word, -1), set()) | second.get((word, +1), set())
+        anywhere_here = set().union(*(first.get((word, side), set()) for side in (-1, 0, 1)))
+        anywhere_there = set().union(*(second.get((word, side), set()) for side in (-1, 0, 1)))
         if not (here & anywhere_there) and not (there & anywhere_here):
             return True
     return False

@@ -182,10 +182,11 @@ KINDS: dict[tuple[str, str, str], str] = dict.fromkeys(DUPLICATES, "first pairs"
         ("translated", variants.TRANSLATED),
         ("typos", variants.TYPOS),
         ("no frontmatter", variants.PLAIN),
+        ("whole files", variants.FILES),
     )
     for pair in pairs
 }
-DUPLICATES += variants.DUPLICATES + variants.FLEET_COPIES
+DUPLICATES += variants.DUPLICATES + variants.FLEET_COPIES + variants.FILES
 
 FILLERS: list[tuple[str, str]] = [
     ("project", f"The {service} service runs {count} replicas in {region}.")

@@ -254,3 +254,51 @@ LOOKALIKES += [
 ]  # fmt: skip
 
 DUPLICATES = REWORDED + TEMPLATED + PUNCTUATED + LANGUAGES + SUPERSETS + TRANSLATED + TYPOS + PLAIN
+
+# Whole memories as Claude Code writes them (a rule, then why and how to apply it),
+# written twice in other words.
+FILES: list[tuple[str, str, str]] = [
+    ("feedback",
+     "Integration tests must run against a real Postgres\n---\n"
+     "Integration tests must run against a real Postgres database, never a mock.\n\n"
+     "**Why:** last quarter a mocked suite passed while the production migration failed.\n\n"
+     "**How to apply:** use the `pg_db` fixture from `tests/conftest.py`.",
+     "Never mock the database in integration tests\n---\n"
+     "Never mock the database in integration tests; they must run against a real Postgres.\n\n"
+     "**Why:** the mocked suite passed last quarter while the production migration failed.\n\n"
+     "**How to apply:** use the `pg_db` fixture (see `tests/conftest.py`)."),
+    ("project",
+     "Payments service ownership and escalation\n---\n"
+     "The Payments service is owned by the Ledger team.\n\n"
+     "Escalate to Tom Berg; if he is away, to Ana Ruiz.",
+     "Who owns Payments and who to escalate to\n---\n"
+     "Owner of the Payments service: Ledger team.\n\n"
+     "Escalation: Tom Berg, and Ana Ruiz when he is away."),
+    ("user",
+     "Noor is a data engineer who wants depth on Pulsar\n---\n"
+     "Noor is a data engineer on the Messaging team. She wants in-depth explanations "
+     "of Pulsar internals and prefers code samples over prose.",
+     "Noor: data engineer, Pulsar depth\n---\n"
+     "Noor works as a data engineer in the Messaging team; explain Pulsar internals in "
+     "depth and prefer code samples to prose."),
+    ("reference",
+     "Where the incident playbooks are\n---\n"
+     "Incident playbooks live in Confluence under Ops / Playbooks. The Payments one is "
+     "the most used.",
+     "Incident playbooks location\n---\n"
+     "The incident playbooks are kept in Confluence (Ops / Playbooks); the Payments playbook "
+     "is the one used most."),
+]  # fmt: skip
+
+# The same shape with one fact changed: never merged.
+LOOKALIKES += [
+    ("feedback", FILES[0][1], FILES[0][1].replace("real Postgres", "real MySQL")),
+    ("project", FILES[1][1], FILES[1][1].replace("Tom Berg", "Sam Cole")),
+    ("user", FILES[2][1], FILES[2][1].replace("Pulsar", "Flink")),
+    ("reference", FILES[3][1], FILES[3][1].replace("Payments", "Search")),
+    ("feedback", FILES[0][1], FILES[0][1].replace("integration tests", "end-to-end tests")
+     .replace("Integration tests", "End-to-end tests")),
+    ("project", FILES[1][2], FILES[1][2].replace("Payments", "Refunds")),
+    ("user", FILES[2][2], FILES[2][2].replace("in depth", "briefly")),
+    ("reference", FILES[3][2], FILES[3][2].replace("incident playbooks", "release checklists")),
+]  # fmt: skip
