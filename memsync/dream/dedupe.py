@@ -593,10 +593,6 @@ def duplicate_reason(
     if conservative:
         alike = resemblance >= TEAM_RESEMBLANCE_THRESHOLD and one.facts == other.facts
         return f"{resemblance:.0%} alike" if alike and not _swapped(one, other) else None
-    # A memory wholly inside a longer one (the same plus new lines) is still a copy.
-    whole = containment == 1.0 and shared >= MIN_SHARED_WORDS_CONTAINED
-    if not whole and resemblance < RESEMBLANCE_THRESHOLD:
-        return None
     if containment < CONTAINMENT_THRESHOLD:
         return None
     # Each side saying something the other does not is two memories, however alike;
@@ -608,6 +604,10 @@ def duplicate_reason(
         _without_misspelt(other, only_other, one),
     )
     if only_one and only_other:
+        return None
+    # A memory wholly inside a longer one (the same plus new lines) is still a copy.
+    smallest = min(len(one.words), len(other.words))
+    if smallest < MIN_SHARED_WORDS_CONTAINED and resemblance < RESEMBLANCE_THRESHOLD:
         return None
     smaller, larger, added = (other, one, only_one) if only_one else (one, other, only_other)
     if not _facts_within(smaller, larger) or not (added or _facts_within(larger, smaller)):
@@ -637,7 +637,7 @@ def _facts_within(smaller: _Profile, larger: _Profile) -> bool:
     return all(
         fact.isalpha()
         and not (larger.words | _WORDING).isdisjoint(
-            (fact, SYNONYMS.get(fact, fact), _canonical(translated(fact)))
+            (fact, SYNONYMS.get(fact, fact), _canonical(translated(fact).casefold()))
         )
         for fact in smaller.facts - larger.facts
     )
