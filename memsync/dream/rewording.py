@@ -38,14 +38,18 @@ class Shape:
 
 
 def new_clauses(shape: Shape, known: Collection[str]) -> set[int]:
-    """Clauses that say something new: at most a third of their meaningful words are
-    in `known` (a new sentence may mention a word of the other memory). What they say
-    is added; it replaces nothing."""
+    """Clauses that say something new: none of their meaningful words is in `known`,
+    or at most a third of four or more (a new sentence may mention a word of the other
+    memory). What they say is added; it replaces nothing."""
     seen: dict[int, list[bool]] = {word.clause: [] for word in shape.words}
     for word in shape.words:
         if word.meaningful:
             seen[word.clause].append(word.text in known)
-    return {clause for clause, found in seen.items() if 3 * sum(found) <= len(found)}
+    return {
+        clause
+        for clause, found in seen.items()
+        if not any(found) or (len(found) >= 4 and 3 * sum(found) <= len(found))
+    }
 
 
 def negation_added(smaller: Shape, larger: Shape) -> bool:
