@@ -8,35 +8,39 @@ the test is built to refuse when unsure. Two memories of one type are duplicates
    changes: numbers, versions and dates; capitalised names (people, services,
    products); weekdays and months; identifiers (``payments.bill_split``,
    ``/v2/statements``, ``qa@x.dev``, anything in backticks; in text written all in
-   capitals, capitals name nothing); and the polarity of a
-   rule ("never"/"do not" against "always"/"must"). Either memory's facts must all
-   be in the other: equal, or one is the other plus facts (then the merge keeps them
-   all). Any fact on each side that the other lacks and the pair stays apart;
-2. **the wording says the same thing.** Words are compared after normalising what a
+   capitals, capitals name nothing); and the polarity of a rule ("never"/"do not"
+   against "always"/"must"). The smaller memory's facts must all be the larger's; a
+   word capitalised in one and not the other, or written in Chinese in the other
+   (`memsync.dream.glossary`), is the same word;
+2. **only one side adds anything.** Words are compared after normalising what a
    re-wording changes without meaning to: case, Unicode width (NFKC), dashes and
-   punctuation, plurals and verb endings (a light stemmer), and filler words. At
-   least `MIN_SHARED_WORDS` words are shared, the smaller memory's words are
-   `CONTAINMENT_THRESHOLD` in the bigger one, and the two overlap by
-   `RESEMBLANCE_THRESHOLD` (Jaccard);
-3. **only one side adds anything.** When each has a word the other lacks ("billing"
-   against "dispatch", "staging" against "production", "Search API" against "Search
-   indexer"), they are about different things, however common those words are in
-   the directory. A re-wording that swaps a filler verb still passes: filler words
-   are dropped before comparing.
+   punctuation, plurals and verb endings (a light stemmer), synonyms, filler words
+   (`memsync.dream.vocabulary.WORDING`: "handles", "currently", "lives in"), a
+   misspelt word and a word written joined or apart. When each memory still has a
+   word the other lacks ("billing" against "dispatch", "staging" against
+   "production"), they are about different things. At least `MIN_SHARED_WORDS` are
+   shared, `CONTAINMENT_THRESHOLD` of the smaller's words are in the larger before
+   those reconciliations, and a smaller memory of under `MIN_SHARED_WORDS_CONTAINED`
+   words also overlaps the larger by `RESEMBLANCE_THRESHOLD` (Jaccard);
+3. **what one adds is added, not swapped** (`memsync.dream.rewording`, read from word
+   order): no added word stands where the other memory had another ("keep" →
+   "remove"), no "never" is added to a sentence both say, no qualifier ("staging",
+   "weekly", "frontend": `QUALIFIERS`) is added inside one, and no two names trade
+   the words around them ("Payments team owns Orders" / "Orders team owns Payments").
 
-Thresholds were chosen on the tuning corpus in ``tests/dream/tuning/`` (written for
-that purpose: punctuation, dash and case variants, containment plus a fact, re-worded
-sentences, and look-alikes differing in one owner, day, number, version, service or
-environment), where they give no false merge; ``tests/heldout/`` checks them on
-material written apart, and is never used to choose them.
+Thresholds and word lists were chosen on the tuning corpus in ``tests/dream/tuning/``
+(written for that purpose: re-worded, templated, punctuated, translated, misspelt and
+superset pairs, and look-alikes differing in one owner, day, number, version, service,
+environment, word or name order), where they give no false merge; ``tests/heldout/``
+checks them on material written apart, and is never used to choose them.
 
 A team memory (the server's repository) is changed only when nobody could disagree:
-the same facts and near-identical wording (resemblance ≥ 0.9).
+the same facts and near-identical wording (resemblance ≥ 0.9), no names swapped.
 
-Comparing every pair of 2,000 memories would be two million comparisons. Pairs are
-only scored when they share one of each memory's rarest words (blocking): a
-duplicate has no word its copy lacks on both sides, so it shares the rarest ones
-too. A word gathering more than `MAX_BLOCK` memories is not rare and forms no block.
+Comparing every pair of 2,000 memories would be two million comparisons. The smaller
+of two duplicates has all its words in the larger, so a memory is only compared with
+the memories holding one of its rarest words (when at most `MAX_BLOCK` do) or all of
+them together (`_candidate_pairs`): near-linear in the number of memories.
 """
 
 from __future__ import annotations
@@ -53,11 +57,22 @@ from datetime import datetime
 from memsync.dream.glossary import segment, translated
 from memsync.dream.rewording import (
     Shape,
-    added_where_shared,
     Word,
+    added_where_shared,
     names_swapped,
     negation_added,
     replaces_something,
+)
+from memsync.dream.vocabulary import (
+    DAY_SET,
+    DAYS,
+    GRAMMAR,
+    QUALIFIERS,
+    STOPWORDS,
+    SYNONYMS,
+    WORDING,
+    stem,
+    word_set,
 )
 
 RESEMBLANCE_THRESHOLD = 0.5
@@ -92,123 +107,11 @@ _CAPITALISED = re.compile(r"(?<![\w.])[A-Z][\w+#]*")
 _CAMEL = re.compile(r"\b[a-z]++[A-Z]\w*")
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 _NEGATIVE = re.compile(
     r"\b(?:never|not|no|don't|dont|do not|avoid|without|forbidden|stop)\b|[不别勿禁]", re.I
 )
-_NEGATIONS = _words("never not no don dont avoid without forbidden stop 不 别 勿 禁")
+_NEGATIONS = word_set("never not no don dont avoid without forbidden stop 不 别 勿 禁")
 _POSITIVE = re.compile(r"\b(?:always|must|required|only)\b|必须|一律|总是", re.I)
-_DAYS = [
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-]
-_DAY_SET = frozenset(_DAYS)
-# Words that carry no fact: articles, pronouns, auxiliaries, and the verbs a
-# re-wording swaps for one another.
-STOPWORDS = _words(
-    """
-    a an the and or but of to in on at by for from with as is are was were be been
-    being it its this that these those there here we our us you your they their them
-    he she his her i me my do does did done has have had will would should shall can
-    could may might so if then than also just very all any each every some such into
-    onto about via per which who whom whose what when where why how up out over
-    under again once use uses used using prefer prefers preferred please note notes
-    keep kept make made go goes get gets got need needs needed whether because since
-    while s t
-    的 了 是 在 和 与 及 或 都 也 要 就 请 把 被 对 为 由 用 使
-    """
-)
-# The stopwords whose loss or swap never changes a fact, left out of the word order
-# `memsync.dream.rewording` reads. The others ("keep", "use", "on", "by", "of", …)
-# stay in it: "keep" where the other says "remove" is a substitution, and "port of X"
-# ties "port" to X less than "X port" does.
-GRAMMAR = _words(
-    """
-    a an the and or but in at from with as is are was were be been being it
-    its this that these those there here we our us you your they their them he she his
-    her i me my do does did done has have had will would should shall can could may
-    might so if then than also just very into onto about via per which who whom whose
-    what when where why how s t 的 了 是 在 和 与 及 或 都 也 就 把 被 对 为
-    """
-)
-# Words that carry no fact and that re-wordings swap, add or drop ("handles",
-# "currently", "lives in", "the version"): not counted when word sets are compared.
-# Safe only with `memsync.dream.rewording`: a memory that puts a word of its own where
-# the other has one of these ("runs" → "skips") is still told apart.
-WORDING = _words(
-    """
-    currently presently now still already actually basically generally simply really
-    mainly mostly primarily largely handle manage responsible responsibility charge
-    happen occur live located sit reside store stored run version environment schedule
-    around approximately roughly thing stuff info see
-    information detail person people folks someone anyone everyone named
-    through thru
-    """
-)
-
-
-# Lowercase words that say which thing a sentence is about (an environment, a
-# platform, a schedule, an order): added inside a sentence both memories say, they
-# make another fact of it ("deploys every Tuesday", "deploys to production every
-# Tuesday"), not the same fact plus one.
-QUALIFIERS = _words(
-    """
-    staging production prod dev development qa sandbox preview canary local test
-    daily weekly nightly hourly monthly quarterly yearly annually biweekly
-    web mobile ios android desktop frontend backend internal external public private
-    primary secondary before after first last legacy old new read write
-    """
-)
-
-
-# Words a re-wording swaps for one another, each mapped to one of them (after the
-# stemmer). Only true synonyms in how teams write memories: never a pair like
-# staging/production or weekly/nightly, which are facts.
-_SYNONYM_GROUPS = (
-    "not never dont don no avoid",
-    "own owner ownership maintain maintainer",
-    "team squad",
-    "lead head",
-    "prod production",
-    "db database",
-    "repo repository",
-    "doc docs documentation",
-    "config configuration",
-    "k8s kubernetes",
-    "move migrate migrat",
-    "like prefer want",
-    "approve sign-off signoff",
-    "skip omit",
-    "first beforehand",
-    "only exclusively",
-    "live locat",
-    "ask request",
-    "pr prs pull-request",
-    "ci pipeline",
-    "deploy ship deployment",
-    "mandatory required requir must",
-)
-SYNONYMS = {word: group.split()[0] for group in _SYNONYM_GROUPS for word in group.split()}
 
 
 def tokens(text: str) -> list[str]:
@@ -220,45 +123,6 @@ def normalise(text: str) -> str:
     """What a re-wording changes without meaning to, made equal: width, case, dashes."""
     text = unicodedata.normalize("NFKC", text)
     return re.sub(r"[\u2010-\u2015\u2212\u30fc]", "-", text)
-
-
-@functools.lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """A light English stemmer: plurals, the commonest verb endings and a few irregular
-    participles. A final "e" goes too, so "handle", "handles" and "handled" are one."""
-    if len(word) <= 3 or not word.isascii() or not word.isalpha():
-        return word
-    if word in _IRREGULAR:
-        return _IRREGULAR[word]
-    stemmed = word
-    endings = (("ies", "y"), ("sses", "ss"), ("ings", ""), ("ing", ""), ("ed", ""), ("es", "e"))
-    for suffix, keep in endings:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            stemmed = word[: -len(suffix)] + keep
-            break
-    else:
-        if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-            stemmed = word[:-1]
-    # Four letters at least stay: "note" must not become "not".
-    return stemmed[:-1] if stemmed.endswith("e") and len(stemmed) > 4 else stemmed
-
-
-_IRREGULAR = {
-    participle: verb
-    for verb, participles in (
-        ("writ", "written wrote writes write"),
-        ("run", "ran runs running"),
-        ("build", "built builds building"),
-        ("choos", "chosen chose chooses choose"),
-        ("tak", "taken took takes take"),
-        ("giv", "given gave gives give"),
-        ("send", "sent sends sending"),
-        ("hold", "held holds holding"),
-    )
-    for participle in participles.split()
-}
-# The stemmed forms too ("approved" → "approv" → "approve"'s group).
-SYNONYMS |= {stem(word): canonical for word, canonical in SYNONYMS.items()}
 
 
 @functools.lru_cache(maxsize=65536)
@@ -336,11 +200,11 @@ def _facts(text: str) -> frozenset[str]:
     for match in () if shouted else _CAPITALISED.finditer(bare):
         word = match.group(0).casefold()
         # A capitalised common word ("Never", "Ask") starts a sentence; it names nothing.
-        if word not in STOPWORDS and word not in _DAYS and stem(word) not in SYNONYMS:
+        if word not in STOPWORDS and word not in DAYS and stem(word) not in SYNONYMS:
             found.add(stem(word))
     found.update(match.group(0) for match in _CAMEL.finditer(bare))
     folded = bare.casefold()
-    found.update(_DAY_SET.intersection(_LATIN_WORD.findall(folded)))
+    found.update(DAY_SET.intersection(_LATIN_WORD.findall(folded)))
     if "周" in folded or "星期" in folded:
         found.update(match.group(0) for match in _DAY_ZH.finditer(folded))
     if _NEGATIVE.search(bare):
@@ -442,7 +306,7 @@ def _shape(text: str) -> Shape:
         if kind == "number":
             name = True
         elif kind == "word":
-            name = folded in _DAY_SET or (
+            name = folded in DAY_SET or (
                 token[0].isupper() and not initial and _may_name(folded, word)
             )
         else:  # Chinese the glossary does not cover: a name, as far as anyone can tell

@@ -103,9 +103,7 @@ def replaces_something(smaller: Shape, larger: Shape, added: Collection[str]) ->
     return False
 
 
-def _moved(
-    replaced: Sequence[Word], put: Sequence[Word], smaller: Shape, larger: Shape
-) -> bool:
+def _moved(replaced: Sequence[Word], put: Sequence[Word], smaller: Shape, larger: Shape) -> bool:
     """Whether a stretch holds only words the larger memory says as often elsewhere
     ("Ana Ruiz is on call" against "On call: Ana Ruiz") and what stands in their place
     names nothing: a phrase moved, not a word replaced ("in depth" → "briefly", when
