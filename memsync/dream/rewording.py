@@ -77,14 +77,13 @@ def replaces_something(smaller: Shape, larger: Shape, added: Collection[str]) ->
     The two word sequences are aligned; an added word in a stretch of `larger` that
     is aligned to a stretch of `smaller` holding a word (not mere grammar) is a
     substitution: "remove" where "keep" was, "Billing" where "Ledger" was. So is any
-    added word beside a name `smaller` says more often than `larger` ("Ledger API …
-    Ledger team" against "Payments API … Ledger team"), however the words align.
+    added word when `smaller` says a meaningful word more often than `larger` ("Ledger
+    API … Ledger team" against "Payments API … Ledger team"), however the words align.
     """
     fresh = new_clauses(larger, {word.text for word in smaller.words})
     if any(word.text in added and word.clause not in fresh for word in larger.words):
-        names = {word.text for word in smaller.words + larger.words if word.name}
-        counts = Counter(word.text for word in smaller.words if word.text in names)
-        counts.subtract(word.text for word in larger.words if word.text in names)
+        counts = Counter(word.text for word in smaller.words if word.meaningful)
+        counts.subtract(word.text for word in larger.words if word.meaningful)
         if any(count > 0 for count in counts.values()):
             return True
     first = [word.text for word in smaller.words]

@@ -98,7 +98,7 @@ QUALIFIERS = word_set(
 # staging/production or weekly/nightly, which are facts.
 _SYNONYM_GROUPS = (
     "not never dont don no avoid",
-    "own owner ownership maintain maintainer",
+    "own owner ownership maintain maintainer belong",
     "team squad",
     "lead head",
     "prod production",
@@ -125,14 +125,24 @@ SYNONYMS = {word: group.split()[0] for group in _SYNONYM_GROUPS for word in grou
 
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light English stemmer: plurals, the commonest verb endings and a few irregular
-    participles. A final "e" goes too, so "handle", "handles" and "handled" are one."""
+    """A light English stemmer: plurals, the commonest verb endings, "-ation" and a few
+    irregular participles. A final "e" goes too, so "handle", "handles" and "handled"
+    are one, and "rotates" and "rotation"."""
     if len(word) <= 3 or not word.isascii() or not word.isalpha():
         return word
     if word in _IRREGULAR:
         return _IRREGULAR[word]
     stemmed = word
-    endings = (("ies", "y"), ("sses", "ss"), ("ings", ""), ("ing", ""), ("ed", ""), ("es", "e"))
+    endings = (
+        ("ations", "at"),
+        ("ation", "at"),
+        ("ies", "y"),
+        ("sses", "ss"),
+        ("ings", ""),
+        ("ing", ""),
+        ("ed", ""),
+        ("es", "e"),
+    )
     for suffix, keep in endings:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             stemmed = word[: -len(suffix)] + keep

@@ -196,8 +196,11 @@ TRANSLATED: list[tuple[str, str, str]] = [
      "Gift cards API 的部署窗口：周五 16:00 之前"),
 ]  # fmt: skip
 
-# Harder re-wordings: each memory's description in its own words too.
+# Harder re-wordings: each memory's description in its own words too, or a noun for
+# a verb ("rotates", "rotation").
 REWORDED += [
+    ("project", "On-call for the Media uploader rotates every Monday.",
+     "Media uploader on-call rotation: every Monday."),
     ("project",
      "Refunds API ownership\n---\nThe Ledger team owns the Refunds API; contact Rita Vos.",
      "Who owns the Refunds API\n---\nRefunds API belongs to the Ledger team. Contact: Rita Vos."),
