@@ -7,6 +7,8 @@ memory over 90 days tells a reviewer nothing. A memory is flagged when
   check DIR --code PATH``, ``memsync dream --code PATH``): a file path, an npm script
   (``npm run x``), a Makefile target (``make x``), or a code symbol or environment
   variable in backticks (``parse_invoice()``, ``InvoiceParser``, ``PAYMENTS_URL``);
+  or it states a version of a runtime or service the checkout declares otherwise ("Node
+  18" where package.json's engines want ``>=20.11``: `memsync.dream.declared_versions`);
 - a newer memory of the same type is on the same subject and says otherwise
   (superseded): the same ``name``, or the same description once numbers, versions,
   dates and weekdays are masked ("Node version for web: 18" → "…: 20");
@@ -30,6 +32,12 @@ from datetime import datetime
 from functools import cached_property
 from pathlib import Path
 
+from memsync.dream.declared_versions import (
+    Declared,
+    declared_versions,
+    is_manifest,
+    version_conflict,
+)
 from memsync.dream.dedupe import content_words, normalise
 from memsync.memory import MemoryFile
 
@@ -67,7 +75,7 @@ _MASK = re.compile(
 @dataclass(frozen=True)
 class StaleMemory:
     path: str  # as shown (``team/x.md`` for the team scope)
-    kind: str  # path, npm-script, make-target, symbol, superseded, contradicted
+    kind: str  # path, npm-script, make-target, symbol, version, superseded, contradicted
     reason: str  # one line, after the path: "cites scripts/x.sh, which …"
 
 
@@ -155,8 +163,25 @@ class CodeCheckout:
             targets.update(_MAKE_TARGET.findall(text))
         return frozenset(targets)
 
+    @cached_property
+    def versions(self) -> dict[str, list[Declared]]:
+        """What the checkout's manifests declare, tool by tool."""
+        self.paths  # noqa: B018 - walks the tree once, filling _files
+        return declared_versions(self.root, filter(is_manifest, self._files))
+
 
 def code_evidence(text: str, code: CodeCheckout) -> tuple[str, str] | None:
+    """(kind, reason) for the first thing `text` cites that the checkout lacks or
+    declares otherwise."""
+    missing = _missing_from(text, code)
+    if missing is not None:
+        kind, cited = missing
+        return kind, f"cites {cited}, which the code checkout no longer has"
+    conflict = version_conflict(text, code.versions)
+    return None if conflict is None else ("version", conflict)
+
+
+def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
     """(kind, what is missing) for the first thing `text` cites that the checkout lacks."""
     ticked = _BACKTICKED.findall(text)
     for cited in _cited_paths(text, ticked):
@@ -250,10 +275,7 @@ def find_stale(
         for path, memory in sorted(memories.items()):
             evidence = code_evidence(f"{memory.description or ''}\n{memory.body}", code)
             if evidence is not None:
-                kind, missing = evidence
-                found[path] = StaleMemory(
-                    shown(path), kind, f"cites {missing}, which the code checkout no longer has"
-                )
+                found[path] = StaleMemory(shown(path), *evidence)
     keys: dict[str, list[tuple[datetime, str]]] = {}
     for path, memory in memories.items():
         for key in filter(None, (_name(memory), _subject(memory))):
