@@ -1,5 +1,6 @@
 """Versions a code checkout declares for its runtimes and services, and the versions a
-memory states for them (issue 15 item 4: a memory "changed after it was written").
+memory states for them (issue 15 item 4: a memory "changed after it was written"); and
+the commands its Python packages declare (`declared_commands`).
 
 A memory that says "we run Postgres 15" is stale once the checkout's compose file runs
 ``postgres:16``. Only a file made to declare a version counts:
@@ -21,6 +22,7 @@ the tool is not flagged.
 
 from __future__ import annotations
 
+import configparser
 import json
 import re
 import tomllib
@@ -231,3 +233,23 @@ def _image(relative: str, image: str) -> Iterator[Declared]:
 
 def _parse(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
+
+
+def declared_commands(name: str, text: str) -> set[str]:
+    """Console scripts a ``pyproject.toml`` (``[project.scripts]``, ``[project.gui-scripts]``,
+    ``[tool.poetry.scripts]``) or ``setup.cfg`` (``console_scripts``) declares."""
+    if name == "pyproject.toml":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return set()
+        project, poetry = data.get("project", {}), data.get("tool", {}).get("poetry", {})
+        tables = [project.get("scripts"), project.get("gui-scripts"), poetry.get("scripts")]
+        return {str(key) for table in tables if isinstance(table, dict) for key in table}
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text)
+        lines = parser.get("options.entry_points", "console_scripts", fallback="")
+    except configparser.Error:
+        return set()
+    return {line.split("=", 1)[0].strip() for line in lines.splitlines() if "=" in line}

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -34,6 +34,7 @@ from pathlib import Path
 
 from memsync.dream.declared_versions import (
     Declared,
+    declared_commands,
     declared_versions,
     is_manifest,
     version_conflict,
@@ -54,7 +55,22 @@ _CODE_SUFFIXES = frozenset({
 _BACKTICKED = re.compile(r"`([^`\n]+)`")
 _PATH = re.compile(r"(?<![\w/.:@-])(\.{0,2}/?[\w.-]+(?:/[\w.-]+)+/?)(?![\w/])")
 _FILE = re.compile(r"^[\w.-]*\w\.[A-Za-z][\w]{0,7}$")
-_NPM = re.compile(r"\b(?:npm|pnpm|yarn|bun)\s+run\s+([\w:.-]+)")
+_NPM = re.compile(r"\b(npm|pnpm|yarn|bun)\s+run\s+([\w:.-]+)")
+_NPM_LIFECYCLE = re.compile(r"\bnpm\s+(test|start|stop|restart)\b")
+_MANAGER_SCRIPT = re.compile(r"^(pnpm|yarn|bun)\s+([A-Za-z][\w:.-]*)")
+_MANAGER_COMMANDS = frozenset({
+    "add", "audit", "bin", "cache", "config", "create", "dedupe", "dlx", "exec", "global",
+    "help", "i", "import", "info", "init", "install", "link", "list", "login", "logout", "ls",
+    "outdated", "pack", "patch", "prune", "publish", "rebuild", "remove", "rm", "run", "set",
+    "store", "unlink", "up", "update", "upgrade", "version", "why", "workspace", "workspaces",
+    "x",
+})  # fmt: skip
+_COMMAND = re.compile(r"^[a-z][a-z0-9_.-]*$")
+_SHELL_WORDS = frozenset({
+    "alias", "break", "builtin", "command", "continue", "declare", "export", "history",
+    "local", "printf", "readonly", "return", "shift", "source", "typeset", "ulimit", "umask",
+    "unset", "docker", "python", "python3", "kubectl", "terraform",
+})  # fmt: skip
 _MAKE = re.compile(r"\bmake\s+([A-Za-z_][\w.-]*)")
 _MAKE_TARGET = re.compile(r"^([A-Za-z_][\w.-]*)\s*:(?!=)", re.MULTILINE)
 _IDENT = re.compile(r"[A-Za-z_]\w+")
@@ -150,6 +166,20 @@ class CodeCheckout:
         return frozenset(scripts)
 
     @cached_property
+    def console_scripts(self) -> frozenset[str] | None:
+        """Commands the checkout's Python packages install; None when none declares any."""
+        declared: set[str] = set()
+        for relative in self.paths:
+            name = relative.rsplit("/", 1)[-1]
+            if name in ("pyproject.toml", "setup.cfg"):
+                try:
+                    text = (self.root / relative).read_text(encoding="utf-8", errors="ignore")
+                except OSError:
+                    continue
+                declared.update(declared_commands(name, text))
+        return frozenset(declared) or None
+
+    @cached_property
     def make_targets(self) -> frozenset[str] | None:
         makefiles = [p for p in self.paths if p.rsplit("/", 1)[-1] in ("Makefile", "makefile")]
         if not makefiles:
@@ -194,9 +224,12 @@ def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
             return "path", candidate
     scripts = code.npm_scripts
     if scripts is not None:
-        for name in _NPM.findall(text):
+        for manager, name in _package_scripts(text, ticked):
             if name not in scripts:
-                return "npm-script", f"npm run {name}"
+                return "npm-script", f"{manager} {name}"
+    renamed = _renamed_command(ticked, code.console_scripts)
+    if renamed is not None:
+        return "console-script", renamed
     targets = code.make_targets
     if targets is not None:
         for name in _MAKE.findall(text):
@@ -208,6 +241,40 @@ def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
         if symbol.removesuffix("()") not in code.identifiers:
             return "symbol", symbol
     return None
+
+
+def _package_scripts(text: str, ticked: list[str]) -> Iterator[tuple[str, str]]:
+    """(how it was run, script name): ``npm run x`` and ``npm test`` anywhere; ``pnpm x``,
+    ``yarn x``, ``bun x`` only in backticks, where a word after them is a command."""
+    for match in _NPM.finditer(text):
+        yield f"{match.group(1)} run", match.group(2)
+    for match in _NPM_LIFECYCLE.finditer(text):
+        yield "npm", match.group(1)
+    for span in ticked:
+        if (ran := _MANAGER_SCRIPT.match(span.strip())) and ran.group(2) not in _MANAGER_COMMANDS:
+            yield ran.group(1), ran.group(2)
+
+
+def _renamed_command(ticked: list[str], declared: frozenset[str] | None) -> str | None:
+    """A command in backticks the checkout no longer declares while it declares one that
+    extends its name (``reprice`` → ``acme-reprice``) or spells it with ``-`` for ``_``: a
+    renamed console script."""
+    if not declared:
+        return None
+    for span in ticked:
+        command = span.strip().split(" ", 1)[0]
+        if len(command) < 5 or command in _SHELL_WORDS or not _COMMAND.match(command):
+            continue  # too short to tell (``sync``), or the shell's own (``export X=1``)
+        if command in declared:
+            continue
+        for script in sorted(declared):
+            if _extends(script, command) or script.replace("_", "-") == command.replace("_", "-"):
+                return f"the command {command} (it declares {script})"
+    return None
+
+
+def _extends(script: str, command: str) -> bool:
+    return script.endswith(("-" + command, "_" + command)) or script.startswith(command + "-")
 
 
 def _cited_paths(text: str, ticked: list[str]) -> Iterable[str]:
