@@ -82,6 +82,8 @@ MIN_SHARED_WORDS = 3
 # when it has at least this many words.
 MIN_SHARED_WORDS_CONTAINED = 4
 # Lowercase words this long that differ by one edit are one word misspelt.
+# At most this many words on each side are looked at as misspelt or written joined.
+MAX_RECONCILED = 2
 TYPO_MIN_LENGTH = 6
 TEAM_RESEMBLANCE_THRESHOLD = 0.9
 # How many of a memory's rarest words it is filed under for candidate pairs, and the
@@ -243,6 +245,7 @@ class _Profile:
     text: str  # normalised
     _facts: frozenset[str] | None = None
     _shape: Shape | None = None
+    _spelled: frozenset[str] | None = None
 
     # Found only for the few pairs whose words already make them look like
     # duplicates, not for every memory of the directory: several regex passes each.
@@ -260,8 +263,11 @@ class _Profile:
 
     @property
     def spelled(self) -> frozenset[str]:
-        """Every word as written (case-folded), for words written joined or apart."""
-        return frozenset(word.casefold() for word in _SPELLED.findall(self.text))
+        """Every word as written (case-folded), for misspelt words and words written
+        joined or apart."""
+        if self._spelled is None:
+            self._spelled = frozenset(word.casefold() for word in _SPELLED.findall(self.text))
+        return self._spelled
 
 
 def _profile(memory: Candidate) -> _Profile:
@@ -461,7 +467,10 @@ def duplicate_reason(
         return None
     # Each side saying something the other does not is two memories, however alike;
     # a misspelt word ("recieve") or one written joined ("oncall") is no difference.
-    only_one, only_other = _without_typos(one.words - other.words, other.words - one.words)
+    only_one, only_other = one.words - other.words, other.words - one.words
+    if min(len(only_one), len(only_other)) > MAX_RECONCILED:
+        return None
+    only_one, only_other = _without_typos(only_one, only_other)
     only_one, only_other = _without_joined(one, only_one, other, only_other)
     only_one, only_other = (
         _without_misspelt(one, only_one, other),
@@ -508,15 +517,16 @@ def _facts_within(smaller: _Profile, larger: _Profile) -> bool:
 
 
 def _without_misspelt(one: _Profile, only_one: set[str], other: _Profile) -> set[str]:
-    """`only_one` less the words `one` spells one edit away from a word as `other`
-    spells it ("comits", "enviroment"), filler words included."""
+    """`only_one` less the words `one` spells one edit away from a word only `other`
+    spells ("comits", "enviroment"), filler words included."""
     if not only_one:
         return only_one
-    theirs = [word for word in other.spelled if _misspellable(word)]
+    mine = [w for w in one.spelled if _canonical(w) in only_one and _misspellable(w)]
+    if not mine:
+        return only_one
+    theirs = [word for word in other.spelled - one.spelled if _misspellable(word)]
     misspelt = {
-        _canonical(word)
-        for word in one.spelled
-        if _misspellable(word) and any(_one_edit(word, their) for their in theirs)
+        _canonical(word) for word in mine if any(_one_edit(word, their) for their in theirs)
     }
     return only_one - misspelt
 
