@@ -467,10 +467,10 @@ def duplicate_reason(
         return None
     # Each side saying something the other does not is two memories, however alike;
     # a misspelt word ("recieve") or one written joined ("oncall") is no difference.
-    only_one, only_other = one.words - other.words, other.words - one.words
-    if min(len(only_one), len(only_other)) > MAX_RECONCILED:
+    lacking, missing = one.words - other.words, other.words - one.words
+    if min(len(lacking), len(missing)) > MAX_RECONCILED:
         return None
-    only_one, only_other = _without_typos(only_one, only_other)
+    only_one, only_other = _without_typos(lacking, missing)
     only_one, only_other = _without_joined(one, only_one, other, only_other)
     only_one, only_other = (
         _without_misspelt(one, only_one, other),
