@@ -240,6 +240,10 @@ def _ask_main(main: _Tree, now: datetime) -> _MainSide:
 _CACHED_MAINS = 4
 
 
+# The modules the facts of a memory come from (`memsync.dream.dedupe.facts`).
+_FACT_SOURCES = ("dedupe.py", "vocabulary.py")
+
+
 @functools.cache
 def _code_version() -> str:
     """A digest of the code the answers come from (the memory parser, recall, the
@@ -247,7 +251,7 @@ def _code_version() -> str:
     digest = hashlib.sha256()
     folders = (Path(memsync.memory.__file__).parent, Path(memsync.recall.__file__).parent)
     sources = [*(p for folder in folders for p in sorted(folder.glob("*.py")))]
-    sources += [Path(__file__), Path(__file__).with_name("dedupe.py")]
+    sources += [Path(__file__), *(Path(__file__).with_name(f) for f in _FACT_SOURCES)]
     for source in sources:
         digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
     return digest.hexdigest()
