@@ -57,7 +57,9 @@ class DreamWriter:
             if self.confined.kind(relative) is EntryKind.FILE:
                 self.confined.unlink(relative)
         else:
-            self.confined.write(relative, data)
+            # In place: the worktree is thrown away if the dream fails, so atomic
+            # replacement buys nothing there and costs a new inode per file.
+            self.confined.write(relative, data, in_place=True)
         if not self.touched:
             self.progress.phase("updating")
         if relative not in self.touched:

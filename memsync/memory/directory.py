@@ -129,7 +129,8 @@ class MemoryDirectory:
         files: dict[str, bytes] = {}
         subindexes: dict[str, bytes] = {}
         present: set[str] = set()
-        with os.scandir(root) as entries:
+        # One open of the root for the thousands of reads below.
+        with reader.confined.held(), os.scandir(root) as entries:
             for entry in sorted(entries, key=lambda e: e.name):
                 name = entry.name
                 present.add(name)
