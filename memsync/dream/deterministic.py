@@ -187,7 +187,7 @@ def _list_stale(
     teammates: dict[str, tuple[MemoryFile, datetime]] = {}
     team_root = context.workdir / TEAM_DIRNAME
     if context.scope is Scope.PERSONAL and team_root.is_dir() and not team_root.is_symlink():
-        for path, memory in MemoryDirectory.read(team_root).files.items():
+        for path, memory in MemoryDirectory.read(team_root, links=False).files.items():
             shown = f"{TEAM_DIRNAME}/{path}"
             teammates[shown] = (memory, context.last_changed.get(shown, context.now))
     for directory in directories:

@@ -76,7 +76,9 @@ class DreamDirectory:
         self.conservative = conservative
         self.root = context.workdir / prefix if prefix else context.workdir
         confined = ConfinedRoot(self.root)
-        read = MemoryDirectory.read(self.root)
+        # Only the files and their own problems: the checks across files are the
+        # prune steps' to make, on the dream's edits.
+        read = MemoryDirectory.read(self.root, links=False)
         broken = {
             problem.path
             for problem in read.problems
