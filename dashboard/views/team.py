@@ -57,12 +57,33 @@ def last_merges(repo: MemoryRepo, head: str | None = None) -> dict[str, CommitIn
     return merges
 
 
+def ahead_behind(repo: MemoryRepo, commit: str, head: str) -> tuple[int, int]:
+    """``MemoryRepo.ahead_behind`` of a member's commit and ``main``'s, cached for the pair:
+    one ``rev-list`` per branch the first time, none while neither moves."""
+    key = f"memsync:ahead-behind:{repo.path}:{commit}:{head}"
+    found = cache.get(key)
+    if isinstance(found, tuple):
+        return found
+    counted = repo.ahead_behind(commit, head)
+    cache.set(key, counted, timeout=24 * 3600)
+    return counted
+
+
 def member_branches(repo: MemoryRepo) -> list[MemberBranch]:
-    merges = last_merges(repo)
+    """Every member's branch, from one ``for-each-ref`` that names ``main`` too."""
+    found = repo.refs("refs/heads/")
+    head = found.get(refs.MAIN_REF)
+    if head is None:  # nothing to be ahead of or behind yet
+        return []
+    merges = last_merges(repo, head)
+    members = refs.head_ref(refs.MEMBERS)
     rows = []
-    for branch, commit in sorted(repo.branches(refs.MEMBERS).items()):
-        username = branch.removeprefix(refs.MEMBERS)
-        ahead, behind = repo.ahead_behind(branch, MAIN)
+    for ref, commit in sorted(found.items()):
+        if not ref.startswith(members):
+            continue
+        username = ref.removeprefix(members)
+        ahead, behind = ahead_behind(repo, commit, head)
+        branch = ref.removeprefix(refs.HEADS)
         rows.append(MemberBranch(username, branch, commit, ahead, behind, merges.get(username)))
     return rows
 

@@ -29,6 +29,7 @@ from .history import (
     CommitKind,
     format_message,
     parse_log,
+    split_show,
 )
 from .lock import RepoLock
 from .recovery import clear_interrupted, is_server_owned, mark_server_owned
@@ -269,6 +270,16 @@ class MemoryRepo:
     def delete_ref(self, ref: str) -> None:
         self._git.run("update-ref", "-d", ref)
 
+    def tip_containing(self, commit: str, branch: str = MAIN) -> str | None:
+        """The commit ``branch`` points at when it contains ``commit``, else None: what
+        :meth:`rev_parse` and :meth:`is_ancestor` tell together, in one process."""
+        return (
+            self._git.run(
+                "for-each-ref", f"--contains={commit}", "--format=%(objectname)", head_ref(branch)
+            )
+            or None
+        )
+
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
         status, _, _ = self._git.run_status("merge-base", "--is-ancestor", ancestor, descendant)
         return status == 0
@@ -392,6 +403,22 @@ class MemoryRepo:
             "--no-renames", *shas,
         )  # fmt: skip
         return {info.sha: info for info in parse_log(output)}
+
+    def show(self, rev: str) -> tuple[CommitInfo, Diff]:
+        """A commit (without file stats: its diff has them) and what it changed against
+        its first parent, or against nothing for a root commit: one ``git show``, where
+        :meth:`commits` and :meth:`diff` take three processes."""
+        output = self._git.run_bytes(
+            "show", f"--format={LOG_FORMAT}", "--diff-merges=first-parent", *_DIFF_OPTIONS,
+            f"{rev}^{{commit}}",
+        )  # fmt: skip
+        header, patch = split_show(output)
+        commits = parse_log(header)
+        if not commits:
+            raise StoreError(f"no commit {rev!r} in {self.path}")
+        commit = commits[0]
+        base = commit.parents[0] if commit.parents else None
+        return commit, parse_diff(patch, base, commit.sha)
 
     def commits_with_trailers(
         self, *trailers: Trailer, rev: str = MAIN, first_parent: bool = False
