@@ -157,7 +157,7 @@ def compute(
         for n in sorted(indexes)
         if n in blobs and n != INDEX_FILENAME
     }
-    ages = repo.ages(commit)
+    ages = repo.ages(commit, blobs=tree)
     paths = {
         name: (blob, ages[prefix + name].timestamp() if prefix + name in ages else None)
         for name, blob in inside.items()

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -37,6 +36,7 @@ from ..models import Role
 from ..people import People
 from ..queue import queue_facts_warmup
 from ..sync import identity_for
+from .main_log import grown_with_main
 from .snapshot import open_repo, repo_or_404
 
 PER_PAGE = 30
@@ -59,22 +59,22 @@ def commit_or_404(repo: MemoryRepo, sha: str) -> CommitInfo:
 
 
 def reverts_on_main(repo: MemoryRepo, head: str | None = None) -> dict[str, str]:
-    """Reverted commit → the revert commit on ``main``; one filtered ``git log`` per head
-    (``head``: ``main``'s commit, when the caller has read it already)."""
+    """Reverted commit → the revert commit on ``main``; one filtered ``git log`` of the
+    commits since the last head read (``head``: ``main``'s commit, when the caller has
+    read it already)."""
     head = head or repo.rev_parse(MAIN)
     if head is None:
         return {}
-    key = f"memsync:reverts:{repo.path}:{head}"
-    found = cache.get(key)
-    if isinstance(found, dict):
-        return found
-    reverts: dict[str, str] = {}
-    for commit in repo.commits_with_trailers(trailers.REVERTS):
-        if commit.kind == CommitKind.REVERT:
-            for target in trailers.REVERTS.values(commit):
-                reverts.setdefault(target, commit.sha)
-    cache.set(key, reverts, timeout=24 * 3600)
-    return reverts
+
+    def read(revisions: str) -> dict[str, str]:
+        reverts: dict[str, str] = {}
+        for commit in repo.commits_with_trailers(trailers.REVERTS, rev=revisions):
+            if commit.kind == CommitKind.REVERT:
+                for target in trailers.REVERTS.values(commit):
+                    reverts.setdefault(target, commit.sha)
+        return reverts
+
+    return grown_with_main(repo, "reverts", head, read)
 
 
 def is_adopted_dream(commit: CommitInfo) -> bool:

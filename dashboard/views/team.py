@@ -25,6 +25,7 @@ from ..access import ProjectAccess, project_for
 from ..forms import ResolveForm
 from ..models import ConflictItem, ConflictStatus, Role
 from ..sync import resolve_conflict
+from .main_log import grown_with_main
 from .snapshot import open_repo, repo_or_404
 
 
@@ -40,21 +41,22 @@ class MemberBranch:
 
 def last_merges(repo: MemoryRepo, head: str | None = None) -> dict[str, CommitInfo]:
     """Member → the newest merge of their branch into ``main``; one filtered ``git log``
-    per head of ``main`` (``head``: its commit, when the caller has read it already)."""
+    of the commits since the last head read (``head``: ``main``'s commit, when the caller
+    has read it already)."""
     head = head or repo.rev_parse(MAIN)
     if head is None:
         return {}
-    key = f"memsync:member-merges:{repo.path}:{head}"
-    found = cache.get(key)
-    if isinstance(found, dict):
-        return found
-    merges: dict[str, CommitInfo] = {}
-    for commit in repo.commits_with_trailers(trailers.MEMBER, first_parent=True):
-        member = trailers.MEMBER.last(commit)
-        if commit.is_merge and member and member not in merges:
-            merges[member] = commit
-    cache.set(key, merges, timeout=24 * 3600)
-    return merges
+
+    def read(revisions: str) -> dict[str, CommitInfo]:
+        merges: dict[str, CommitInfo] = {}
+        found = repo.commits_with_trailers(trailers.MEMBER, rev=revisions, first_parent=True)
+        for commit in found:
+            member = trailers.MEMBER.last(commit)
+            if commit.is_merge and member and member not in merges:
+                merges[member] = commit
+        return merges
+
+    return grown_with_main(repo, "member-merges", head, read)
 
 
 def ahead_behind(repo: MemoryRepo, commit: str, head: str) -> tuple[int, int]:

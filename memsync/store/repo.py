@@ -477,13 +477,17 @@ class MemoryRepo:
             commits = {commit.sha: commit for commit in parse_log(output)}
         return [BlameLine(number, text, commits[sha]) for sha, number, text in rows]
 
-    def ages(self, rev: str = "HEAD", *, cached: bool = True) -> dict[str, datetime]:
+    def ages(
+        self, rev: str = "HEAD", *, cached: bool = True, blobs: dict[str, str] | None = None
+    ) -> dict[str, datetime]:
         """When each file at ``rev`` got its current content on ``rev``'s first-parent
         line: one pass the first time, then only the commits since the last answer (see
-        ``memsync.store.ages``)."""
+        ``memsync.store.ages``). ``blobs``: :meth:`blobs` of ``rev``, when the caller has
+        read them already (a 10,000-file ``ls-tree`` is not free)."""
         # A full commit id needs no rev-parse process (the dashboard passes one).
         head = rev if _FULL_SHA.fullmatch(rev) else self.rev_parse(rev)
-        blobs = self.blobs(head) if head else {}
+        if blobs is None:
+            blobs = self.blobs(head) if head else {}
         if not blobs or head is None:
             return {}
         cache_dir = self._common_dir / "memsync" if cached else None
