@@ -343,23 +343,15 @@ def facts_at(repo: MemoryRepo, commit: str, scope: str = "") -> ScopeFacts:
     path = cache_file(repo, scope)
     earlier = _remembered(key)
     if earlier is not None:
-        found = _moved_on(repo, path, earlier, commit)
+        # Main moved under a process that served it: only the changed blobs are read,
+        # which costs less than decoding the whole file even when the worker has written
+        # it for ``commit`` already (``dashboard.tasks.facts``). The file is left to the
+        # worker, and to processes that start later: encoding ten thousand files costs
+        # a request as much as computing them.
+        found = compute(repo, commit, scope, previous=earlier)
     else:
         found = _loaded_or_computed(repo, path, commit, scope)
     _remember(key, found)
-    return found
-
-
-def _moved_on(repo: MemoryRepo, path: Path, earlier: ScopeFacts, commit: str) -> ScopeFacts:
-    """``main`` moved under a process that served it: only the changed blobs are read,
-    which costs less than decoding the whole file, even one another process (or the
-    worker, see ``dashboard.tasks.facts``) has written for ``commit`` already. The file
-    is written when it is older, so a worker that starts later loads it."""
-    found = compute(repo, commit, earlier.scope, previous=earlier)
-    if _stored_commit(path) != commit:
-        with _computing(path):
-            if _stored_commit(path) != commit:
-                _store(path, found)
     return found
 
 
@@ -383,10 +375,23 @@ def main_facts(repo: MemoryRepo, scope: str = "") -> ScopeFacts | None:
 
 def warm_main(repo: MemoryRepo) -> ScopeFacts | None:
     """Bring the facts file of every scope up to ``main`` (the worker, once ``main``
-    moved), so a web process's first request after the move loads or moves on from them
-    instead of computing; the root scope's facts, or None without a commit."""
-    root = main_facts(repo)
-    if root is not None:
-        for scope in root.scopes[1:]:
-            facts_at(repo, root.commit, scope)
+    moved), so a web process that starts later loads them instead of computing; the root
+    scope's facts, or None without a commit."""
+    commit = repo.rev_parse(MAIN)
+    if commit is None:
+        return None
+    root = _written(repo, commit, "")
+    for scope in root.scopes[1:]:
+        _written(repo, commit, scope)
     return root
+
+
+def _written(repo: MemoryRepo, commit: str, scope: str) -> ScopeFacts:
+    """``facts_at``, with the file brought up to them when it holds an older commit."""
+    found = facts_at(repo, commit, scope)
+    path = cache_file(repo, scope)
+    if _stored_commit(path) != commit:
+        with _computing(path):
+            if _stored_commit(path) != commit:
+                _store(path, found)
+    return found

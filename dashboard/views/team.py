@@ -24,6 +24,7 @@ from memsync.store.diff import SideBySideRow, side_by_side
 from ..access import ProjectAccess, project_for
 from ..forms import ResolveForm
 from ..models import ConflictItem, ConflictStatus, Role
+from ..queue import queue_facts_warmup
 from ..sync import resolve_conflict
 from .main_log import grown_with_main
 from .snapshot import open_repo, repo_or_404
@@ -202,5 +203,6 @@ def conflict_resolve(request: HttpRequest, slug: str, conflict_id: int) -> HttpR
         messages.error(request, f"Not resolved: {error}")
         return HttpResponseRedirect(page)
     conflict.refresh_from_db()
+    queue_facts_warmup(access.project.pk)
     messages.success(request, f"Resolved {conflict.path}: {conflict.resolution}.")
     return HttpResponseRedirect(page)
