@@ -74,7 +74,7 @@ def ahead_behind(repo: MemoryRepo, commit: str, head: str) -> tuple[int, int]:
 
 def member_branches(repo: MemoryRepo) -> list[MemberBranch]:
     """Every member's branch, from one ``for-each-ref`` that names ``main`` too."""
-    found = repo.refs("refs/heads/")
+    found = repo.refs(refs.HEADS)
     head = found.get(refs.MAIN_REF)
     if head is None:  # nothing to be ahead of or behind yet
         return []
