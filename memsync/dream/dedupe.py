@@ -46,6 +46,7 @@ them together (`_candidate_pairs`): near-linear in the number of memories.
 from __future__ import annotations
 
 import functools
+import heapq
 import itertools
 import re
 import unicodedata
@@ -426,24 +427,39 @@ def _candidate_pairs(
       the Ledger team" among a team's owners and services) still finds its copy.
     """
     copies: dict[tuple[str, str], list[int]] = defaultdict(list)
-    holding: dict[tuple[str, str], set[int]] = defaultdict(set)
+    # By type, then by word: the memories holding it, in order, each once (a memory's
+    # words are a set). Lists under a dict per type: the quickest to fill.
+    holding: dict[str, defaultdict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     for index, (memory, profile) in enumerate(zip(memories, profiles, strict=True)):
         copies[(memory.type, profile.exact)].append(index)
+        held = holding[memory.type]
         for word in profile.words:
-            holding[(memory.type, word)].add(index)
+            held[word].append(index)
     pairs: set[tuple[int, int]] = set()
     for members in copies.values():
         pairs.update(itertools.combinations(members, 2))
+    rarity = _rarity(spread)
     for index, (memory, profile) in enumerate(zip(memories, profiles, strict=True)):
-        shared = [word for word in profile.words if spread[word] > 1]
-        rarest = sorted(shared, key=lambda word: (spread[word], word))[:BLOCKING_WORDS]
-        blocks = [holding[(memory.type, word)] for word in rarest]
-        others = set().union(*(block for block in blocks if len(block) <= MAX_BLOCK))
-        if blocks:
-            common = set.intersection(*blocks)
+        shared = [word for word in profile.words if word in rarity]
+        rarest = heapq.nsmallest(BLOCKING_WORDS, shared, key=rarity.__getitem__)
+        held = holding[memory.type]
+        blocks = [held[word] for word in rarest]
+        small = [block for block in blocks if len(block) <= MAX_BLOCK]
+        others = set().union(*small)
+        # What all blocks hold is within each of them: new only when none is small.
+        if blocks and not small:
+            common = set(blocks[0]).intersection(*blocks[1:])
             others |= common if len(common) <= MAX_BLOCK else set()
         pairs.update((min(index, other), max(index, other)) for other in others - {index})
     return pairs
+
+
+def _rarity(spread: Counter[str]) -> dict[str, int]:
+    """Each word in more than one memory, numbered rarest first (ties by the word): one
+    sort for the directory, where sorting each memory's words by their counts cost
+    more than all the blocking else."""
+    shared = sorted((count, word) for word, count in spread.items() if count > 1)
+    return {word: number for number, (_, word) in enumerate(shared)}
 
 
 def duplicate_reason(
@@ -458,7 +474,7 @@ def duplicate_reason(
     shared = len(one.words & other.words)
     if shared < MIN_SHARED_WORDS:
         return None
-    resemblance = shared / len(one.words | other.words)
+    resemblance = shared / (len(one.words) + len(other.words) - shared)  # the union's size
     containment = shared / min(len(one.words), len(other.words))
     if conservative:
         alike = resemblance >= TEAM_RESEMBLANCE_THRESHOLD and one.facts == other.facts
