@@ -125,7 +125,10 @@ def tokens(text: str) -> list[str]:
 def normalise(text: str) -> str:
     """What a re-wording changes without meaning to, made equal: width, case, dashes."""
     text = unicodedata.normalize("NFKC", text)
-    return re.sub(r"[\u2010-\u2015\u2212\u30fc]", "-", text)
+    return text if text.isascii() else _DASH.sub("-", text)  # the dashes are not ASCII
+
+
+_DASH = re.compile(r"[\u2010-\u2015\u2212\u30fc]")
 
 
 @functools.lru_cache(maxsize=65536)
@@ -152,9 +155,7 @@ _EXACT_WORD = re.compile(r"\w+")
 def _content_words(folded: str) -> frozenset[str]:
     """`content_words` of text already normalised and case-folded."""
     if folded.isascii():  # no Chinese: every word is one word
-        return frozenset(
-            _canonical(word) for word in set(_ASCII_WORD.findall(folded)) if word not in STOPWORDS
-        )
+        return frozenset(map(_canonical, set(_ASCII_WORD.findall(folded)) - STOPWORDS))
     found: set[str] = set()
     # Each distinct word once: what a word adds does not depend on how often it occurs.
     for word in set(_WORD.findall(folded)):
