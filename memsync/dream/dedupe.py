@@ -46,12 +46,11 @@ them together (`_candidate_pairs`): near-linear in the number of memories.
 from __future__ import annotations
 
 import functools
-import heapq
 import itertools
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -440,19 +439,32 @@ def _candidate_pairs(
     for members in copies.values():
         pairs.update(itertools.combinations(members, 2))
     rarity = _rarity(spread)
+    # The large blocks as sets, made once each: only they are ever intersected.
+    large: dict[tuple[str, str], set[int]] = {}
     for index, (memory, profile) in enumerate(zip(memories, profiles, strict=True)):
         shared = [word for word in profile.words if word in rarity]
-        rarest = heapq.nsmallest(BLOCKING_WORDS, shared, key=rarity.__getitem__)
+        rarest = sorted(shared, key=rarity.__getitem__)[:BLOCKING_WORDS]
         held = holding[memory.type]
         blocks = [held[word] for word in rarest]
         small = [block for block in blocks if len(block) <= MAX_BLOCK]
         others = set().union(*small)
         # What all blocks hold is within each of them: new only when none is small.
         if blocks and not small:
-            common = set(blocks[0]).intersection(*blocks[1:])
+            common = set.intersection(
+                *(_large_block(large, held, memory.type, word) for word in rarest)
+            )
             others |= common if len(common) <= MAX_BLOCK else set()
         pairs.update((min(index, other), max(index, other)) for other in others - {index})
     return pairs
+
+
+def _large_block(
+    large: dict[tuple[str, str], set[int]], held: Mapping[str, list[int]], kind: str, word: str
+) -> set[int]:
+    block = large.get((kind, word))
+    if block is None:
+        block = large[(kind, word)] = set(held[word])
+    return block
 
 
 def _rarity(spread: Counter[str]) -> dict[str, int]:
