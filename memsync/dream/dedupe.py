@@ -439,7 +439,6 @@ def _candidate_pairs(
     for members in copies.values():
         pairs.update(itertools.combinations(members, 2))
     rarity = _rarity(spread)
-    # The large blocks as sets, made once each: only they are ever intersected.
     large: dict[tuple[str, str], set[int]] = {}
     for index, (memory, profile) in enumerate(zip(memories, profiles, strict=True)):
         shared = [word for word in profile.words if word in rarity]
@@ -461,6 +460,9 @@ def _candidate_pairs(
 def _large_block(
     large: dict[tuple[str, str], set[int]], held: Mapping[str, list[int]], kind: str, word: str
 ) -> set[int]:
+    """The memories of type `kind` holding `word`, as a set kept in `large`: only blocks
+    too large to pair are intersected, and a common word's block is one of many
+    memories' rarest, so it is made a set once rather than once per memory."""
     block = large.get((kind, word))
     if block is None:
         block = large[(kind, word)] = set(held[word])
@@ -470,7 +472,7 @@ def _large_block(
 def _rarity(spread: Counter[str]) -> dict[str, int]:
     """Each word in more than one memory, numbered rarest first (ties by the word): one
     sort for the directory, where sorting each memory's words by their counts cost
-    more than all the blocking else."""
+    more than the rest of the blocking."""
     shared = sorted((count, word) for word, count in spread.items() if count > 1)
     return {word: number for number, (_, word) in enumerate(shared)}
 
