@@ -252,9 +252,7 @@ def test_the_first_task_merges_every_waiting_member_and_the_later_ones_find_noth
     assert team.repo.is_ancestor(bob_tip, "main") and team.repo.is_ancestor(alice_tip, "main")
 
 
-def test_a_merge_runs_its_git_behind_pushes_and_starts_the_index_driver_once(
-    team: Team, tmp_path
-):
+def test_a_merge_runs_its_git_behind_pushes_and_starts_the_index_driver_once(team: Team, tmp_path):
     # The driver says at which niceness git started it, then merges as memsync's does.
     seen = tmp_path / "niceness"
     driver = tmp_path / "driver.sh"
