@@ -13,8 +13,9 @@ child returns. The hook's code and output are the same either way.
 
 It runs twice on every push, on the cores the pushes share: it imports only built-in
 modules (``_socket``): about 8 ms of CPU, 6 of them the interpreter's own start, where
-``json`` and ``socket`` (which pull in ``re`` and ``enum``) made it 16 ms. The request is the hook's name, its
-directory and its environment as NUL-separated bytes, which none of them can contain.
+``json`` and ``socket`` (which pull in ``re`` and ``enum``) made it 16 ms. The request
+is the hook's name, its directory and its environment as NUL-separated bytes, which
+none of them can contain.
 
 Run as a script by path, never imported by memsync: ``python -I -S hookclient.py HOOK``.
 Exit status :data:`NOT_SERVED` means the server did not start the hook (there is none,
