@@ -665,12 +665,15 @@ class MemoryRepo:
     def merge_preview(self, branch: str, into: str = "HEAD") -> list[str]:
         """Paths that would conflict if ``branch`` were merged into ``into`` now.
 
-        Uses ``git merge-tree --write-tree``: no checkout, no index, no lock, and the
-        index merge driver applies, so ``MEMORY.md`` never shows up here.
+        Uses ``git merge-tree --write-tree``: no checkout, no index, no lock. The index
+        merge driver never leaves ``MEMORY.md`` conflicted, so it never shows up here,
+        and the preview does not start it: ``true`` stands in (the merged tree is not
+        kept), sparing a Python start on every member merge (issue 14).
         """
         status, out, err = self._git.run_status(
-            "merge-tree", "--write-tree", "--name-only", "--no-messages", into, branch
-        )
+            "-c", f"merge.{MERGE_DRIVER_NAME}.driver=true",
+            "merge-tree", "--write-tree", "--name-only", "--no-messages", into, branch,
+        )  # fmt: skip
         if status not in (0, 1):
             raise StoreError(f"cannot preview merging {branch}: {err.strip()}")
         return [line for line in out.splitlines()[1:] if line] if status == 1 else []
