@@ -26,10 +26,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memsync.confined import ConfinedRoot, ConfinementError
-from memsync.memory import INDEX_FILENAME, TEAM_DIRNAME, MemoryFile
+from memsync.memory.folders import TEAM_DIRNAME
 from memsync.recall.manifest import document_for
 from memsync.recall.rank import SCHEMA_VERSION, RecallDocument, RecallIndex, create_schema
-from memsync.store.plumbing import head_commit
+from memsync.store.plumbing import git_dir_of, head_commit
 
 INDEX_NAME = "recall-index.sqlite"
 _BUSY_TIMEOUT = 10.0  # seconds a second hook waits for the first one's update
@@ -37,15 +37,8 @@ _BUSY_TIMEOUT = 10.0  # seconds a second hook waits for the first one's update
 
 def default_location(root: Path) -> Path | None:
     """``<git dir>/memsync/recall-index.sqlite`` when `root` is a Git repository."""
-    git = root / ".git"
-    if git.is_dir():
-        return git / "memsync" / INDEX_NAME
-    if git.is_file():  # a worktree or submodule: ".git" names the real git dir
-        text = git.read_text(encoding="utf-8", errors="replace").strip()
-        if text.startswith("gitdir:"):
-            target = Path(text.removeprefix("gitdir:").strip())
-            return (root / target if not target.is_absolute() else target) / "memsync" / INDEX_NAME
-    return None
+    git_dir = git_dir_of(root)
+    return None if git_dir is None else git_dir / "memsync" / INDEX_NAME
 
 
 class DiskIndex:
@@ -138,6 +131,8 @@ class DiskIndex:
 
     def _scan(self) -> Iterator[tuple[str, tuple[int, int]]]:
         """(path, (mtime_ns, size)) of every topic file: one stat each, no reads."""
+        from memsync.memory import INDEX_FILENAME
+
         for scope_root, prefix in self._scopes():
             try:
                 entries = os.scandir(scope_root)
@@ -163,6 +158,8 @@ class DiskIndex:
         data = self.read(path)
         if data is None:
             return None
+        from memsync.memory import MemoryFile
+
         modified = committed or datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC)
         return document_for(path, MemoryFile.parse(path.rsplit("/", 1)[-1], data), modified)
 
@@ -221,7 +218,10 @@ def _connect(location: Path | None) -> sqlite3.Connection:
             if version not in (0, SCHEMA_VERSION):
                 raise sqlite3.DatabaseError(f"index format {version}, not {SCHEMA_VERSION}")
             connection.execute("PRAGMA journal_mode = WAL")
-            connection.execute("PRAGMA synchronous = NORMAL")
+            # No fsync: the index is a cache of files whose own commits git does not
+            # fsync either, and a flush cost the hook and each extraction tens of
+            # milliseconds whenever the disk was busy (issue 14).
+            connection.execute("PRAGMA synchronous = OFF")
             connection.execute("PRAGMA cache_size = -32768")  # 32 MB while building
             if version == 0:
                 create_schema(connection)

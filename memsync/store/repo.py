@@ -31,6 +31,7 @@ from .history import (
     parse_log,
 )
 from .lock import RepoLock
+from .plumbing import common_dir_of, git_dir_of
 from .recovery import clear_interrupted, is_server_owned, mark_server_owned
 from .refs import MAIN, head_ref
 from .tags import TagInfo, parse_tagger, tag_text
@@ -190,8 +191,7 @@ class MemoryRepo:
     def _common_dir(self) -> Path:
         """The repository's .git directory (shared by its worktrees)."""
         if self._common is None:
-            common = Path(self._git.run("rev-parse", "--git-common-dir"))
-            self._common = common if common.is_absolute() else self.path / common
+            self._common = common_dir_of(self.git_dir)
         return self._common
 
     @property
@@ -218,7 +218,10 @@ class MemoryRepo:
     @property
     def git_dir(self) -> Path:
         """This checkout's own Git directory (a worktree's, not the one it shares)."""
-        return Path(self._git.run("rev-parse", "--absolute-git-dir"))
+        found = git_dir_of(self.path)
+        return (
+            found if found is not None else Path(self._git.run("rev-parse", "--absolute-git-dir"))
+        )
 
     def set_merge_driver(self, command: str) -> None:
         """Point the ``MEMORY.md`` merge driver at ``command`` (a moved or upgraded
