@@ -21,6 +21,7 @@ from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
 from memsync.memory.index import INDEX_FILENAME
 
 from .ages import first_parent_ages
+from .commit_tree import commit_index
 from .diff import Diff, FileDiff, parse_diff
 from .gitcmd import GitError, GitRunner
 from .history import (
@@ -510,7 +511,11 @@ class MemoryRepo:
         with self.lock.held():
             self.recover()
             self._write("add", "--all", "--", *(paths or ["."]))
-            return self._commit_staged(paragraphs, author=author, allow_empty=allow_empty)
+            if paths is None:
+                return self._commit_staged(paragraphs, author=author, allow_empty=allow_empty)
+            # A few named files (an extraction): no pass over every tracked file.
+            env = author.env("AUTHOR") if author else None
+            return commit_index(self._git, paragraphs, env=env, allow_empty=allow_empty)
 
     def apply(
         self,
