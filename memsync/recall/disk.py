@@ -68,7 +68,8 @@ class DiskIndex:
         # (join, array) rather than per file in Python; kept, to tell what changed.
         names = "\0".join([path for path, _ in scanned]).encode()
         # One number per file for its (mtime, size): hashes of ints do not vary between
-        # processes, and one number makes the comparison with the last scan C work.
+        # processes (another Python may read each file once more), and one number makes
+        # the comparison with the last scan C work.
         stats = array("q", [hash(stat) for _, stat in scanned])
         digest = hashlib.blake2b(names, digest_size=16)
         digest.update(stats.tobytes())
