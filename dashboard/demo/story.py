@@ -7,8 +7,9 @@ their own clones. Together they leave the dream something real to do at the end:
 copy of alice's Friday rule that bob pushed under another name (a near-duplicate),
 "last week" and "next year" in hand-written files (relative dates), an index line
 pointing at a file bob never pushed (a dead pointer), a memory bob pushed without an
-index line (an orphan), and memories more than 90 days old (stale). Two edits of
-the release train, one from a clone that had not pulled, leave a conflict to resolve.
+index line (an orphan), and memories more than 90 days old (which the dream leaves
+alone: age is no evidence of staleness). Two edits of the release train, one from a clone
+that had not pulled, leave a conflict to resolve.
 """
 
 from __future__ import annotations

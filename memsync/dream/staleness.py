@@ -7,6 +7,8 @@ memory over 90 days tells a reviewer nothing. A memory is flagged when
   check DIR --code PATH``, ``memsync dream --code PATH``): a file path, an npm script
   (``npm run x``), a Makefile target (``make x``), or a code symbol or environment
   variable in backticks (``parse_invoice()``, ``InvoiceParser``, ``PAYMENTS_URL``);
+  or it states a version of a runtime or service the checkout declares otherwise ("Node
+  18" where package.json's engines want ``>=20.11``: `memsync.dream.declared_versions`);
 - a newer memory of the same type is on the same subject and says otherwise
   (superseded): the same ``name``, or the same description once numbers, versions,
   dates and weekdays are masked ("Node version for web: 18" → "…: 20");
@@ -24,12 +26,19 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
 
+from memsync.dream.declared_versions import (
+    Declared,
+    declared_commands,
+    declared_versions,
+    is_manifest,
+    version_conflict,
+)
 from memsync.dream.dedupe import content_words, normalise
 from memsync.memory import MemoryFile
 
@@ -46,7 +55,22 @@ _CODE_SUFFIXES = frozenset({
 _BACKTICKED = re.compile(r"`([^`\n]+)`")
 _PATH = re.compile(r"(?<![\w/.:@-])(\.{0,2}/?[\w.-]+(?:/[\w.-]+)+/?)(?![\w/])")
 _FILE = re.compile(r"^[\w.-]*\w\.[A-Za-z][\w]{0,7}$")
-_NPM = re.compile(r"\b(?:npm|pnpm|yarn|bun)\s+run\s+([\w:.-]+)")
+_NPM = re.compile(r"\b(npm|pnpm|yarn|bun)\s+run\s+([\w:.-]+)")
+_NPM_LIFECYCLE = re.compile(r"\bnpm\s+(test|start|stop|restart)\b")
+_MANAGER_SCRIPT = re.compile(r"^(pnpm|yarn|bun)\s+([A-Za-z][\w:.-]*)")
+_MANAGER_COMMANDS = frozenset({
+    "add", "audit", "bin", "cache", "config", "create", "dedupe", "dlx", "exec", "global",
+    "help", "i", "import", "info", "init", "install", "link", "list", "login", "logout", "ls",
+    "outdated", "pack", "patch", "prune", "publish", "rebuild", "remove", "rm", "run", "set",
+    "store", "unlink", "up", "update", "upgrade", "version", "why", "workspace", "workspaces",
+    "x",
+})  # fmt: skip
+_COMMAND = re.compile(r"^[a-z][a-z0-9_.-]*$")
+_SHELL_WORDS = frozenset({
+    "alias", "break", "builtin", "command", "continue", "declare", "export", "history",
+    "local", "printf", "readonly", "return", "shift", "source", "typeset", "ulimit", "umask",
+    "unset", "docker", "python", "python3", "kubectl", "terraform",
+})  # fmt: skip
 _MAKE = re.compile(r"\bmake\s+([A-Za-z_][\w.-]*)")
 _MAKE_TARGET = re.compile(r"^([A-Za-z_][\w.-]*)\s*:(?!=)", re.MULTILINE)
 _IDENT = re.compile(r"[A-Za-z_]\w+")
@@ -67,7 +91,7 @@ _MASK = re.compile(
 @dataclass(frozen=True)
 class StaleMemory:
     path: str  # as shown (``team/x.md`` for the team scope)
-    kind: str  # path, npm-script, make-target, symbol, superseded, contradicted
+    kind: str  # path, npm-script, make-target, symbol, version, superseded, contradicted
     reason: str  # one line, after the path: "cites scripts/x.sh, which …"
 
 
@@ -142,6 +166,20 @@ class CodeCheckout:
         return frozenset(scripts)
 
     @cached_property
+    def console_scripts(self) -> frozenset[str] | None:
+        """Commands the checkout's Python packages install; None when none declares any."""
+        declared: set[str] = set()
+        for relative in self.paths:
+            name = relative.rsplit("/", 1)[-1]
+            if name in ("pyproject.toml", "setup.cfg"):
+                try:
+                    text = (self.root / relative).read_text(encoding="utf-8", errors="ignore")
+                except OSError:
+                    continue
+                declared.update(declared_commands(name, text))
+        return frozenset(declared) or None
+
+    @cached_property
     def make_targets(self) -> frozenset[str] | None:
         makefiles = [p for p in self.paths if p.rsplit("/", 1)[-1] in ("Makefile", "makefile")]
         if not makefiles:
@@ -155,8 +193,25 @@ class CodeCheckout:
             targets.update(_MAKE_TARGET.findall(text))
         return frozenset(targets)
 
+    @cached_property
+    def versions(self) -> dict[str, list[Declared]]:
+        """What the checkout's manifests declare, tool by tool."""
+        self.paths  # noqa: B018 - walks the tree once, filling _files
+        return declared_versions(self.root, filter(is_manifest, self._files))
+
 
 def code_evidence(text: str, code: CodeCheckout) -> tuple[str, str] | None:
+    """(kind, reason) for the first thing `text` cites that the checkout lacks or
+    declares otherwise."""
+    missing = _missing_from(text, code)
+    if missing is not None:
+        kind, cited = missing
+        return kind, f"cites {cited}, which the code checkout no longer has"
+    conflict = version_conflict(text, code.versions)
+    return None if conflict is None else ("version", conflict)
+
+
+def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
     """(kind, what is missing) for the first thing `text` cites that the checkout lacks."""
     ticked = _BACKTICKED.findall(text)
     for cited in _cited_paths(text, ticked):
@@ -169,9 +224,12 @@ def code_evidence(text: str, code: CodeCheckout) -> tuple[str, str] | None:
             return "path", candidate
     scripts = code.npm_scripts
     if scripts is not None:
-        for name in _NPM.findall(text):
+        for manager, name in _package_scripts(text, ticked):
             if name not in scripts:
-                return "npm-script", f"npm run {name}"
+                return "npm-script", f"{manager} {name}"
+    renamed = _renamed_command(ticked, code.console_scripts)
+    if renamed is not None:
+        return "console-script", renamed
     targets = code.make_targets
     if targets is not None:
         for name in _MAKE.findall(text):
@@ -183,6 +241,40 @@ def code_evidence(text: str, code: CodeCheckout) -> tuple[str, str] | None:
         if symbol.removesuffix("()") not in code.identifiers:
             return "symbol", symbol
     return None
+
+
+def _package_scripts(text: str, ticked: list[str]) -> Iterator[tuple[str, str]]:
+    """(how it was run, script name): ``npm run x`` and ``npm test`` anywhere; ``pnpm x``,
+    ``yarn x``, ``bun x`` only in backticks, where a word after them is a command."""
+    for match in _NPM.finditer(text):
+        yield f"{match.group(1)} run", match.group(2)
+    for match in _NPM_LIFECYCLE.finditer(text):
+        yield "npm", match.group(1)
+    for span in ticked:
+        if (ran := _MANAGER_SCRIPT.match(span.strip())) and ran.group(2) not in _MANAGER_COMMANDS:
+            yield ran.group(1), ran.group(2)
+
+
+def _renamed_command(ticked: list[str], declared: frozenset[str] | None) -> str | None:
+    """A command in backticks the checkout no longer declares while it declares one that
+    extends its name (``reprice`` → ``acme-reprice``) or spells it with ``-`` for ``_``: a
+    renamed console script."""
+    if not declared:
+        return None
+    for span in ticked:
+        command = span.strip().split(" ", 1)[0]
+        if len(command) < 5 or command in _SHELL_WORDS or not _COMMAND.match(command):
+            continue  # too short to tell (``sync``), or the shell's own (``export X=1``)
+        if command in declared:
+            continue
+        for script in sorted(declared):
+            if _extends(script, command) or script.replace("_", "-") == command.replace("_", "-"):
+                return f"the command {command} (it declares {script})"
+    return None
+
+
+def _extends(script: str, command: str) -> bool:
+    return script.endswith(("-" + command, "_" + command)) or script.startswith(command + "-")
 
 
 def _cited_paths(text: str, ticked: list[str]) -> Iterable[str]:
@@ -250,10 +342,7 @@ def find_stale(
         for path, memory in sorted(memories.items()):
             evidence = code_evidence(f"{memory.description or ''}\n{memory.body}", code)
             if evidence is not None:
-                kind, missing = evidence
-                found[path] = StaleMemory(
-                    shown(path), kind, f"cites {missing}, which the code checkout no longer has"
-                )
+                found[path] = StaleMemory(shown(path), *evidence)
     keys: dict[str, list[tuple[datetime, str]]] = {}
     for path, memory in memories.items():
         for key in filter(None, (_name(memory), _subject(memory))):

@@ -186,6 +186,43 @@ def test_index_entries_from_both_sides_survive_a_pull(
     assert b"(oncall.md)" in main_index and b"(staging.md)" in main_index
 
 
+def test_a_pull_names_team_memories_this_checkout_says_are_stale(
+    team: Team, developers: dict[str, Developer], celery_worker
+):
+    bob, alice = developers["bob"], developers["alice"]
+    bob.link(team.slug)
+    alice.link(team.slug)
+    bob.write({
+        "database.md": topic("database", "Local database: Postgres 15 via docker compose"),
+        "deploy.md": topic("deploy", "Deploys run scripts/deploy.sh from the repo root"),
+        "cache.md": topic("cache", "The cache is Redis 7"),
+        "MEMORY.md": index(("Database", "database.md"), ("Deploy", "deploy.md"),
+                           ("Cache", "cache.md")),
+    })  # fmt: skip
+    assert bob.memsync("push").returncode == 0
+    wait_for_merges(team)
+    (alice.project / "scripts").mkdir()
+    (alice.project / "scripts" / "release.sh").write_text("#!/bin/sh\n")
+    (alice.project / "docker-compose.yml").write_text(
+        "services:\n  db:\n    image: postgres:16\n  cache:\n    image: redis:7.2\n"
+    )
+
+    pulled = alice.memsync("pull")
+    quiet = alice.memsync("pull", "--quiet")
+
+    assert pulled.returncode == 0, pulled.stderr
+    assert f"2 team memories may be stale against {alice.project}:" in pulled.stdout
+    assert (
+        "database.md: says Postgres 15, but the code checkout's docker-compose.yml has "
+        "postgres:16" in pulled.stdout
+    )
+    assert (
+        "deploy.md: cites scripts/deploy.sh, which the code checkout no longer has" in pulled.stdout
+    )
+    assert "cache.md" not in pulled.stdout.split("may be stale")[1]
+    assert quiet.returncode == 0 and quiet.stdout == ""
+
+
 @pytest.mark.worker
 def test_a_topic_conflict_stops_the_pull_naming_the_file(
     team: Team, developers: dict[str, Developer], celery_worker

@@ -100,7 +100,7 @@ def _read_directory(directory: Path) -> Any:
 def run_check(args: argparse.Namespace) -> int:
     memory = _read_directory(args.directory)
     problems = sorted(memory.problems, key=lambda p: p.sort_key())
-    stale = _stale(args.directory, args.code) if args.code is not None else []
+    stale = stale_memories(args.directory, args.code) if args.code is not None else []
     if args.json:
         report = {
             "directory": str(args.directory),
@@ -122,7 +122,9 @@ def run_check(args: argparse.Namespace) -> int:
     return 1 if problems or stale else 0
 
 
-def _stale(directory: Path, code: Path) -> list[Any]:
+def stale_memories(directory: Path, code: Path) -> list[Any]:
+    """Memories of `directory` (and its ``team/``) that evidence says are stale, the code
+    checkout at `code` included (``StaleMemory``s)."""
     from memsync.dream.staleness import stale_on_disk
 
     if not code.is_dir():

@@ -337,6 +337,9 @@ def _refresh_team_block(args: argparse.Namespace, clone: Any) -> None:
 
 
 # --- pull --------------------------------------------------------------------------------
+_STALE_SHOWN = 3  # stale team memories named after a pull; the rest are counted
+
+
 def run_pull(args: argparse.Namespace) -> int:
     if args.hook and args.cwd is None:
         from memsync.client.hookrun import event_cwd, read_event
@@ -358,11 +361,32 @@ def _pull(args: argparse.Namespace) -> int:
     _refresh_team_block(args, clone)
     if not result.changed:
         _say(args, f"{clone.link.slug}: already up to date with the team's main")
-        return 0
-    _say(args, f"{clone.link.slug}: {len(result.files)} file(s) changed by the pull:")
-    for letter, path in result.files:
-        _say(args, f"  {letter} {path}")
+    else:
+        _say(args, f"{clone.link.slug}: {len(result.files)} file(s) changed by the pull:")
+        for letter, path in result.files:
+            _say(args, f"  {letter} {path}")
+    _report_stale(args, clone)
     return 0
+
+
+def _report_stale(args: argparse.Namespace, clone: Any) -> None:
+    """After a pull, the team's memories meet this checkout's code as it is now: name the
+    ones that cite what it lacks or declare what it has otherwise (issue 15 item 4)."""
+    code = _cwd(args)
+    if _is_quiet(args) or not (code / ".git").exists():
+        return  # a hook says nothing; a directory that is no checkout proves nothing
+    from memsync.client.commands.local import stale_memories
+
+    found = stale_memories(clone.path, code)
+    if not found:
+        return
+    memories = "memory" if len(found) == 1 else "memories"
+    _say(args, f"{len(found)} team {memories} may be stale against {code}:")
+    for item in found[:_STALE_SHOWN]:
+        _say(args, f"  {item.path}: {item.reason}")
+    if len(found) > _STALE_SHOWN:
+        more = len(found) - _STALE_SHOWN
+        _say(args, f"  and {more} more: memsync check {clone.path} --code {code}")
 
 
 def _report_conflict(args: argparse.Namespace, clone: Any, conflict: Any) -> int:

@@ -1,0 +1,255 @@
+"""Versions a code checkout declares for its runtimes and services, and the versions a
+memory states for them (issue 15 item 4: a memory "changed after it was written"); and
+the commands its Python packages declare (`declared_commands`).
+
+A memory that says "we run Postgres 15" is stale once the checkout's compose file runs
+``postgres:16``. Only a file made to declare a version counts:
+
+- Node: ``engines.node`` in package.json, ``.nvmrc``, ``.node-version``;
+- Python: ``requires-python`` in pyproject.toml, ``.python-version``, ``runtime.txt``;
+- Go: the ``go`` line of go.mod;
+- these and the common services (Postgres, MySQL, MariaDB, Redis, MongoDB,
+  Elasticsearch, RabbitMQ, Memcached): ``image:`` lines of compose files, ``FROM`` lines
+  of Dockerfiles, and ``.tool-versions``.
+
+A memory's version conflicts when it agrees with no declaration of that tool, compared at
+the memory's precision: "Python 3.11" agrees with 3.11.4, and a lower bound ``>=20.11``
+agrees with "Node 20" and "Node 22" but not "Node 18". When unsure, nothing is flagged: a
+mention that looks back or away ("upgraded from Node 16", "never Python 2", "以前用
+Postgres 14") is no claim about now, and a memory that also names an agreeing version of
+the tool is not flagged.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import re
+import tomllib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+# Canonical tool → how memories and image names spell it.
+_SPELLINGS = {
+    "node": ("node", "nodejs", "node.js"),
+    "python": ("python", "cpython"),
+    "go": ("go", "golang"),
+    "postgres": ("postgres", "postgresql"),
+    "mysql": ("mysql",),
+    "mariadb": ("mariadb",),
+    "redis": ("redis",),
+    "mongodb": ("mongo", "mongodb"),
+    "elasticsearch": ("elasticsearch",),
+    "rabbitmq": ("rabbitmq",),
+    "memcached": ("memcached",),
+}
+_TOOL_OF = {spelling: tool for tool, spellings in _SPELLINGS.items() for spelling in spellings}
+_MENTION = re.compile(
+    r"(?<![\w.-])(node(?:\.?js)?|c?python|golang|go|postgres(?:ql)?|mysql|mariadb|redis"
+    r"|mongo(?:db)?|elasticsearch|rabbitmq|memcached)[ \t-]*v?(\d+(?:\.\d+){0,2})(?!\w|\.\w)",
+    re.IGNORECASE,
+)
+# Words before a mention, in the same clause, that make it no claim about now.
+_LOOKS_AWAY = re.compile(
+    r"\b(?:from|off|was|were|used to|previously|formerly|legacy|old|older|until|before|"
+    r"no longer|upgrad\w*|migrat\w*|replac\w*|instead of|not|never|no|don't|drop\w*|"
+    r"deprecat\w*|removed|eol)\b|以前|之前|曾|旧|不|别|禁止|升级|迁移|弃用",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"[.;!?]\s|\n|[。；！？]")
+_VERSION = re.compile(r"\d+(?:\.\d+){0,2}")
+_MAJOR_LIMIT = 100  # "Redis 6379" is a port, not a version
+_COMPOSE = re.compile(r"^(?:docker-)?compose[\w.-]*\.ya?ml$")
+_IMAGE = re.compile(r"^\s*image:\s*[\"']?([^\s\"'#]+)", re.MULTILINE)
+_FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)", re.MULTILINE | re.IGNORECASE)
+_GO_LINE = re.compile(r"^go\s+(\d+\.\d+(?:\.\d+)?)\s*$", re.MULTILINE)
+_MANIFESTS = frozenset({
+    "package.json", ".nvmrc", ".node-version", "pyproject.toml", ".python-version",
+    "runtime.txt", "go.mod", ".tool-versions",
+})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Declared:
+    """One version the checkout declares: exact at its precision, or a lower bound."""
+
+    tool: str
+    version: tuple[int, ...]
+    lower_bound: bool
+    source: str  # the file, relative to the checkout
+    text: str  # as written there: ``postgres:16``, ``"node": ">=20.11"``
+
+    def agrees_with(self, stated: tuple[int, ...]) -> bool:
+        declared = self.version[: len(stated)]
+        if self.lower_bound:
+            return stated >= declared
+        return stated[: len(declared)] == declared
+
+
+@dataclass(frozen=True)
+class Mention:
+    tool: str
+    version: tuple[int, ...]
+    text: str  # as the memory wrote it
+    looks_away: bool
+
+
+def is_manifest(relative: str) -> bool:
+    """Whether a checkout file may declare a version (read by `declared_versions`)."""
+    name = relative.rsplit("/", 1)[-1]
+    return (
+        name in _MANIFESTS
+        or bool(_COMPOSE.match(name))
+        or name == "Dockerfile"
+        or name.startswith("Dockerfile.")
+        or name.endswith(".Dockerfile")
+    )
+
+
+def declared_versions(root: Path, manifests: Iterable[str]) -> dict[str, list[Declared]]:
+    """Tool → what the checkout's `manifests` (relative paths) declare for it."""
+    found: dict[str, list[Declared]] = {}
+    for relative in sorted(manifests):
+        try:
+            text = (root / relative).read_text(encoding="utf-8", errors="ignore")
+        except OSError:
+            continue
+        for declared in _read_manifest(relative, text):
+            found.setdefault(declared.tool, []).append(declared)
+    return found
+
+
+def version_conflict(text: str, declared: dict[str, list[Declared]]) -> str | None:
+    """Why `text` (a memory) states a version the checkout no longer has, or None."""
+    by_tool: dict[str, list[Mention]] = {}
+    for mention in mentions(text):
+        if mention.tool in declared:
+            by_tool.setdefault(mention.tool, []).append(mention)
+    for tool, stated in sorted(by_tool.items()):
+        versions = declared[tool]
+        if any(any(d.agrees_with(m.version) for d in versions) for m in stated):
+            continue  # the memory also names what the checkout has
+        claim = next((m for m in stated if not m.looks_away), None)
+        if claim is None:
+            continue
+        shown = "; ".join(f"{d.source} has {d.text}" for d in versions[:2])
+        return f"says {claim.text}, but the code checkout's {shown}"
+    return None
+
+
+def mentions(text: str) -> Iterator[Mention]:
+    for match in _MENTION.finditer(text):
+        tool = _TOOL_OF[match.group(1).casefold()]
+        written = match.group(2)
+        if tool == "go" and "." not in written:
+            continue  # "go 2 steps back": Go versions are written 1.22
+        version = tuple(int(part) for part in written.split("."))
+        if version[0] >= _MAJOR_LIMIT:
+            continue
+        clause_start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, match.start())),
+                           default=0)  # fmt: skip
+        before = text[clause_start : match.start()]
+        yield Mention(tool, version, match.group(0).strip(), bool(_LOOKS_AWAY.search(before)))
+
+
+def _read_manifest(relative: str, text: str) -> Iterator[Declared]:
+    name = relative.rsplit("/", 1)[-1]
+    if name == "package.json":
+        yield from _package_json(relative, text)
+    elif name in (".nvmrc", ".node-version"):
+        yield from _exact("node", relative, text.strip(), text.strip())
+    elif name == ".python-version":
+        yield from _exact("python", relative, text.strip(), text.strip())
+    elif name == "runtime.txt":
+        yield from _exact("python", relative, text.strip().removeprefix("python-"), text.strip())
+    elif name == "pyproject.toml":
+        yield from _requires_python(relative, text)
+    elif name == "go.mod":
+        for version in _GO_LINE.findall(text):
+            yield Declared("go", _parse(version), True, relative, f"go {version}")
+    elif name == ".tool-versions":
+        for line in text.splitlines():
+            parts = line.split()
+            if len(parts) >= 2 and parts[0].casefold() in _TOOL_OF:
+                yield from _exact(_TOOL_OF[parts[0].casefold()], relative, parts[1], line.strip())
+    else:
+        pattern = _FROM if name.endswith("Dockerfile") or name.startswith("Dockerfile") else _IMAGE
+        for image in pattern.findall(text):
+            yield from _image(relative, image)
+
+
+def _package_json(relative: str, text: str) -> Iterator[Declared]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return
+    engines = data.get("engines") if isinstance(data, dict) else None
+    node = engines.get("node") if isinstance(engines, dict) else None
+    if not isinstance(node, str):
+        return
+    for alternative in node.split("||"):
+        yield from _range("node", relative, alternative.strip(), f'"node": "{node}"')
+
+
+def _requires_python(relative: str, text: str) -> Iterator[Declared]:
+    try:
+        project = tomllib.loads(text).get("project", {})
+    except tomllib.TOMLDecodeError:
+        return
+    spec = project.get("requires-python") if isinstance(project, dict) else None
+    if isinstance(spec, str):
+        for clause in spec.split(","):
+            yield from _range("python", relative, clause.strip(), f'requires-python = "{spec}"')
+
+
+def _range(tool: str, relative: str, clause: str, shown: str) -> Iterator[Declared]:
+    """One clause of a version range: ``>=3.11`` is a lower bound, ``^18``, ``~20.1``,
+    ``20.x`` and ``==3.12.*`` exact at their precision; upper bounds say nothing here."""
+    if clause.startswith("<") or clause.startswith("!="):
+        return
+    match = _VERSION.search(clause)
+    if match is None:
+        return
+    lower = clause.startswith((">", "~=")) or " - " in clause  # ``18 - 20``: 18 or later
+    yield Declared(tool, _parse(match.group(0)), lower, relative, shown)
+
+
+def _exact(tool: str, relative: str, written: str, shown: str) -> Iterator[Declared]:
+    match = _VERSION.match(written.removeprefix("v"))
+    if match is not None:
+        yield Declared(tool, _parse(match.group(0)), False, relative, shown)
+
+
+def _image(relative: str, image: str) -> Iterator[Declared]:
+    """``postgres:16-alpine``, ``docker.io/library/redis:7.2``, ``bitnami/postgresql:15``."""
+    reference, _, tag = image.rpartition(":")
+    if not reference or "/" in tag:
+        return  # no tag (``host:5000/img``), or a registry port
+    name = reference.rsplit("/", 1)[-1].casefold()
+    if name in _TOOL_OF:
+        yield from _exact(_TOOL_OF[name], relative, tag, image)
+
+
+def _parse(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def declared_commands(name: str, text: str) -> set[str]:
+    """Console scripts a ``pyproject.toml`` (``[project.scripts]``, ``[project.gui-scripts]``,
+    ``[tool.poetry.scripts]``) or ``setup.cfg`` (``console_scripts``) declares."""
+    if name == "pyproject.toml":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return set()
+        project, poetry = data.get("project", {}), data.get("tool", {}).get("poetry", {})
+        tables = [project.get("scripts"), project.get("gui-scripts"), poetry.get("scripts")]
+        return {str(key) for table in tables if isinstance(table, dict) for key in table}
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text)
+        lines = parser.get("options.entry_points", "console_scripts", fallback="")
+    except configparser.Error:
+        return set()
+    return {line.split("=", 1)[0].strip() for line in lines.splitlines() if "=" in line}
