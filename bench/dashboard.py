@@ -3,18 +3,29 @@
     python bench/dashboard.py [--files 10000] [--rounds 10]
 
 Builds a project whose repository holds N memories in N commits (``git fast-import``),
-starts gunicorn with memsync's production command line (SQLite, a bundled Redis, two
-workers), logs in as a maintainer, and for each page prints the first request (cold:
-the web worker has not seen this ``main`` yet), then p50 and p95 over ``--rounds``
-requests, each against the median of the git command that yields the page's data, run
-on the same repository in the same run. Ends with the peak RSS of the web workers.
-Ratios, not milliseconds, are the result: the machine is shared and the disk noisy.
+starts gunicorn with memsync's production command line and settings (``DEBUG=0``, so
+templates are compiled once per process; SQLite, a bundled Redis, two workers; set
+``DEBUG=1`` in the environment to measure the development settings instead), logs in as
+a maintainer, and for each page prints the first request (cold: the web worker has not
+seen this ``main`` yet), then p50 and p95 over ``--rounds`` requests, each against the
+median of the git command that yields the page's data, run on the same repository in
+the same run. The members and activity pages read the database alone: their command is
+the cheapest git call of the project pages, a yardstick rather than their source.
+
+Then ``main`` moves twice and the first requests after each move are timed: once by a
+commit in the server's checkout (as a dashboard edit makes one; the web processes bring
+their cached facts up to it themselves), once by a member's branch merged by a Celery
+worker, which then brings the facts up to the new ``main`` before anyone asks
+(``dashboard.tasks.facts``). Ends with the peak RSS of the web workers. Ratios, not
+milliseconds, are the result: the machine is shared and the disk noisy.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import http.cookiejar
+import os
 import re
 import subprocess
 import time
@@ -24,9 +35,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsync.processes import worker_command
+
 from stack import Stack, build_history, median_ms, percentile, throwaway_stack
 
 SLUG = "bench"
+# What the deploy files set (deploy/env.example), on 127.0.0.1 over plain HTTP.
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
+    "ALLOWED_HOSTS": "127.0.0.1",
+    "MEMSYNC_PLAIN_HTTP": "1",
+}
+AFTER_MOVE_PAGES = ("project list", "index")
+# Requests timed after each move: two web workers, each meets the move in one of them.
+AFTER_MOVE_REQUESTS = 4
 USER = "bench"
 PASSWORD = "bench-password-not-secret"
 
@@ -50,7 +73,8 @@ def pages(repo: Path, files: int) -> list[Page]:
         Page("blame, quiet file", f"{base}/blame/{quiet}", ("blame", "-p", "main", "--", quiet)),
         Page("blame, MEMORY.md", f"{base}/blame/{index}", ("blame", "-p", "main", "--", index)),
         Page("history", f"{base}/history/", ("log", "-50", "--numstat", "main")),
-        Page("commit", f"{base}/commits/{head}/", ("show", "--numstat", head)),
+        # The page shows the commit and its whole patch, file by file with counts.
+        Page("commit", f"{base}/commits/{head}/", ("show", "--patch", "--numstat", head)),
         Page("team", f"{base}/team/", ("for-each-ref", "refs/heads/")),
         Page("dreams", f"{base}/dreams/", ("for-each-ref", "refs/heads/dream/")),
         Page("activity", f"{base}/activity/", ("for-each-ref", "refs/heads/")),
@@ -148,6 +172,64 @@ def measure(browser: Browser, repo: Path, page: Page, rounds: int) -> str:
     )
 
 
+def commit_on(repo: Path, ref: str, name: str) -> str:
+    """A commit adding memory ``name`` on top of ``main``, written to ``ref`` through a
+    throwaway index, so the server's checkout is not touched."""
+    text = f"---\nname: {name}\ndescription: moved main\ntype: project\n---\n\nmoved\n"
+    blob = subprocess.run(
+        ["git", "hash-object", "-w", "--stdin"], cwd=repo, input=text, check=True,
+        capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+    index = {**os.environ, "GIT_INDEX_FILE": str(repo / ".git" / "bench-index")}
+    for args in (
+        ["read-tree", "main"],
+        ["update-index", "--add", "--cacheinfo", f"100644,{blob},{name}"],
+    ):
+        subprocess.run(["git", *args], cwd=repo, env=index, check=True)
+    tree = subprocess.run(
+        ["git", "write-tree"], cwd=repo, env=index, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    commit = git(repo, "commit-tree", tree, "-p", "main", "-m", f"extract: {name}")
+    git(repo, "update-ref", ref, commit)
+    return commit
+
+
+def move_main_in_checkout(repo: Path) -> None:
+    """``main`` moves under the web processes, as a dashboard edit moves it."""
+    commit_on(repo, "refs/heads/main", "moved_by_edit.md")
+    git(repo, "reset", "-q", "--hard")  # the checkout follows main, as after memsync's commit
+
+
+def move_main_through_worker(stack: Stack, repo: Path) -> None:
+    """A member's branch merged by the Celery worker, which then warms the facts; back
+    once the facts file holds the new ``main``."""
+    commit_on(repo, f"refs/heads/members/{USER}", "moved_by_merge.md")
+    before = git(repo, "rev-parse", "main")
+    stack.manage(
+        "shell", "-c",
+        "from dashboard.models import Project\nfrom dashboard.queue import queue_merge\n"
+        f"queue_merge(Project.objects.get(slug={SLUG!r}).pk, {USER!r})",
+    )  # fmt: skip
+    facts = repo / ".git" / "memsync" / "facts.json"
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        head = git(repo, "rev-parse", "main")
+        if head != before and facts.exists() and head.encode() in facts.read_bytes()[:160]:
+            return
+        time.sleep(0.2)
+    raise SystemExit("the worker did not merge and warm within 300 s")
+
+
+def after_move(browser: Browser, pages_by_name: dict[str, Page], how: str) -> None:
+    for name in AFTER_MOVE_PAGES:
+        fetch = functools.partial(browser.get, pages_by_name[name].path)
+        took = [timed(fetch) for _ in range(AFTER_MOVE_REQUESTS)]
+        print(
+            f"{name:20} after main moved ({how}): first {took[0] * 1000:.0f}ms, slowest"
+            f" of the first {AFTER_MOVE_REQUESTS} {max(took) * 1000:.0f}ms"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--files", type=int, default=10_000)
@@ -155,18 +237,28 @@ def main() -> None:
     options = parser.parse_args()
 
     with throwaway_stack("memsync-bench-dashboard-") as stack:
+        stack.env.update({name: os.environ.get(name, value) for name, value in PRODUCTION.items()})
         started = time.perf_counter()
         repo = set_up(stack, options.files)
         browser = Browser(stack.start_web(workers=2))
         browser.log_in(USER, PASSWORD)
         took = time.perf_counter() - started
+        settings = "DEBUG=1 (development)" if stack.env["DEBUG"] == "1" else "DEBUG=0 (production)"
         print(f"built {options.files} memories / {options.files} commits and started the web")
-        print(f"server in {took:.0f}s; {options.rounds} rounds each")
+        print(f"server in {took:.0f}s; {settings}; {options.rounds} rounds each")
         print()
         print(f"{'page':20} {'cold':>8} {'p50':>8} {'p95':>8} {'git p50':>8}"
               f" {'p50/git':>8} {'p95/git':>8}  KB")  # fmt: skip
-        for page in pages(repo, options.files):
+        every = pages(repo, options.files)
+        for page in every:
             print(measure(browser, repo, page, options.rounds))
+        print()
+        by_name = {page.name: page for page in every}
+        move_main_in_checkout(repo)
+        after_move(browser, by_name, "edit in the checkout, no worker")
+        stack.start("worker", worker_command(("memsync",), "--concurrency=1"))
+        move_main_through_worker(stack, repo)
+        after_move(browser, by_name, "member merged and facts warmed by the worker")
         peaks = web_worker_peak_rss_mib(stack)
         print()
         print("web workers' peak RSS: " + ", ".join(f"{peak:.0f} MiB" for peak in peaks))

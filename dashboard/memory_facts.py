@@ -27,6 +27,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import tempfile
 import threading
 from collections import OrderedDict
@@ -156,7 +157,7 @@ def compute(
         for n in sorted(indexes)
         if n in blobs and n != INDEX_FILENAME
     }
-    ages = repo.ages(commit)
+    ages = repo.ages(commit, blobs=tree)
     paths = {
         name: (blob, ages[prefix + name].timestamp() if prefix + name in ages else None)
         for name, blob in inside.items()
@@ -185,7 +186,9 @@ _SEVERITIES = {severity.value: severity for severity in Severity}
 
 
 def _problem_row(problem: Problem) -> list[Any]:
-    return [problem.code.value, problem.path, problem.line, problem.message, problem.severity.value]
+    # The members are str (StrEnum): the JSON encoder writes their values without the
+    # Python-level ``.value`` descriptor, which cost more than the encoding itself.
+    return [problem.code, problem.path, problem.line, problem.message, problem.severity]
 
 
 def _problem(row: list[Any]) -> Problem:
@@ -256,6 +259,20 @@ def _load(path: Path, scope: str) -> tuple[ScopeFacts | None, tuple[int, int] | 
     return _decoded(text, scope), (stat.st_ino, stat.st_mtime_ns)
 
 
+_STORED_COMMIT = re.compile(rb'"commit": "([0-9a-f]{40,64})"')
+
+
+def _stored_commit(path: Path) -> str | None:
+    """The commit the file holds facts for, from its first bytes (``_encoded`` writes the
+    commit second), without decoding the rest."""
+    try:
+        with path.open("rb") as file:
+            found = _STORED_COMMIT.search(file.read(160))
+    except OSError:
+        return None
+    return found[1].decode() if found else None
+
+
 def _identity(path: Path) -> tuple[int, int] | None:
     try:
         stat = path.stat()
@@ -290,10 +307,12 @@ _memo: OrderedDict[tuple[str, str], ScopeFacts] = OrderedDict()
 _memo_lock = threading.Lock()
 
 
-def _remembered(key: tuple[str, str], commit: str) -> ScopeFacts | None:
+def _remembered(key: tuple[str, str], commit: str | None = None) -> ScopeFacts | None:
+    """The facts this process last served for ``key`` — only if they are ``commit``'s,
+    when one is named."""
     with _memo_lock:
         found = _memo.get(key)
-        if found is None or found.commit != commit:
+        if found is None or (commit is not None and found.commit != commit):
             return None
         _memo.move_to_end(key)
         return found
@@ -314,13 +333,29 @@ def forget_all() -> None:
 
 
 def facts_at(repo: MemoryRepo, commit: str, scope: str = "") -> ScopeFacts:
-    """The scope's facts at ``commit``: remembered, else from the file, else computed
-    (from the file's older facts where blobs did not change) and written back."""
+    """The scope's facts at ``commit``: remembered, else moved on from the ones this
+    process remembers for an earlier commit, else from the file, else computed (from the
+    file's older facts where blobs did not change) and written back."""
     key = (str(repo.path), scope)
     found = _remembered(key, commit)
     if found is not None:
         return found
     path = cache_file(repo, scope)
+    earlier = _remembered(key)
+    if earlier is not None:
+        # Main moved under a process that served it: only the changed blobs are read,
+        # which costs less than decoding the whole file even when the worker has written
+        # it for ``commit`` already (``dashboard.tasks.facts``). The file is left to the
+        # worker, and to processes that start later: encoding ten thousand files costs
+        # a request as much as computing them.
+        found = compute(repo, commit, scope, previous=earlier)
+    else:
+        found = _loaded_or_computed(repo, path, commit, scope)
+    _remember(key, found)
+    return found
+
+
+def _loaded_or_computed(repo: MemoryRepo, path: Path, commit: str, scope: str) -> ScopeFacts:
     stored, seen = _load(path, scope)
     if stored is None or stored.commit != commit:
         with _computing(path):
@@ -329,7 +364,6 @@ def facts_at(repo: MemoryRepo, commit: str, scope: str = "") -> ScopeFacts:
             if stored is None or stored.commit != commit:
                 stored = compute(repo, commit, scope, previous=stored)
                 _store(path, stored)
-    _remember(key, stored)
     return stored
 
 
@@ -337,3 +371,27 @@ def main_facts(repo: MemoryRepo, scope: str = "") -> ScopeFacts | None:
     """The scope's facts at ``main``; None when ``main`` has no commit yet."""
     commit = repo.rev_parse(MAIN)
     return facts_at(repo, commit, scope) if commit is not None else None
+
+
+def warm_main(repo: MemoryRepo) -> ScopeFacts | None:
+    """Bring the facts file of every scope up to ``main`` (the worker, once ``main``
+    moved), so a web process that starts later loads them instead of computing; the root
+    scope's facts, or None without a commit."""
+    commit = repo.rev_parse(MAIN)
+    if commit is None:
+        return None
+    root = _written(repo, commit, "")
+    for scope in root.scopes[1:]:
+        _written(repo, commit, scope)
+    return root
+
+
+def _written(repo: MemoryRepo, commit: str, scope: str) -> ScopeFacts:
+    """``facts_at``, with the file brought up to them when it holds an older commit."""
+    found = facts_at(repo, commit, scope)
+    path = cache_file(repo, scope)
+    if _stored_commit(path) != commit:
+        with _computing(path):
+            if _stored_commit(path) != commit:
+                _store(path, found)
+    return found

@@ -29,6 +29,7 @@ DREAM_RUN_TASK = "dashboard.tasks.dream.run_dream"
 UPKEEP_TASK = "dashboard.tasks.upkeep.keep_repositories"
 DELIVER_TASK = "dashboard.tasks.notify.deliver_notification"
 PUSH_REFUSED_TASK = "dashboard.tasks.notify.push_refused"
+FACTS_TASK = "dashboard.tasks.facts.warm_main_facts"
 
 # Publishing from a request: one quick retry, then give up. An unreachable broker costs
 # the request a second, not the minute of Celery's defaults.
@@ -62,6 +63,14 @@ def queue_dream_gate_check(project_id: int, trigger: str) -> None:
     Always through the broker, eager mode or not: a nudge for the workers, never work
     the caller waits for (the demo and the tests run everything else in-process)."""
     _publish(DREAM_GATE_TASK, (project_id, trigger), through_broker=True)
+
+
+def queue_facts_warmup(project_id: int) -> None:
+    """``main`` moved: have a worker bring the dashboard's cached facts up to it, so no
+    page request pays for the move (a lost message only costs that request the work).
+
+    Through the broker in eager mode too: the caller never waits for it."""
+    _publish(FACTS_TASK, (project_id,), through_broker=True)
 
 
 def queue_delivery(delivery_id: int) -> None:

@@ -18,7 +18,7 @@ from memsync.sync.status import unmerged_members
 
 from .. import notifications, sync
 from ..models import Project, Run, RunKind, RunStatus
-from ..queue import queue_dream_gate_check, queue_merge
+from ..queue import queue_dream_gate_check, queue_facts_warmup, queue_merge
 from ..recovery import abandon_dead_runs, queue_held_uploads, queue_unextracted_uploads
 from ..runs import finish_run, start_run
 
@@ -62,6 +62,7 @@ def merge_into_main(
         return finish_run(run, RunStatus.FAILED, f"could not merge {branch}", error=str(error))
     if merged:
         queue_dream_gate_check(project.pk, "push")
+        queue_facts_warmup(project.pk)
     return summary
 
 

@@ -6,5 +6,5 @@ the ``Run`` row through ``dashboard/runs.py``), its short summary out. Their nam
 """
 
 # Importing registers the tasks: the dream's, extraction of uploaded transcripts, member
-# merges, repository upkeep, notifications.
-from . import dream, extract, notify, sync, upkeep  # noqa: F401
+# merges, repository upkeep, notifications, the dashboard's facts after main moves.
+from . import dream, extract, facts, notify, sync, upkeep  # noqa: F401

@@ -35,6 +35,7 @@ from ..access import ProjectAccess, project_for
 from ..forms import MemoryEditForm
 from ..markdown import render_markdown
 from ..models import Role
+from ..queue import queue_facts_warmup
 from ..sync import identity_for
 from .snapshot import repo_or_404
 
@@ -82,10 +83,15 @@ def _as_stored(text: str, current: bytes) -> bytes:
     return text.encode("utf-8")
 
 
-def _stored_message(request: HttpRequest, commit: str | None, done: str, unchanged: str) -> None:
+def _stored_message(
+    request: HttpRequest, access: ProjectAccess, commit: str | None, done: str, unchanged: str
+) -> None:
+    """Say what happened; a commit moved ``main``, so the worker brings the cached facts
+    up to it."""
     if commit is None:
         messages.info(request, unchanged)
     else:
+        queue_facts_warmup(access.project.pk)
         messages.success(request, f"{done} ({commit[:10]}).")
 
 
@@ -112,7 +118,8 @@ def memory_edit(request: HttpRequest, slug: str, path: str) -> HttpResponse:
                 for reason in reasons:
                     form.add_error(None, reason)
             else:
-                _stored_message(request, commit, f"Saved {path}", "No change: nothing saved.")
+                done = f"Saved {path}"
+                _stored_message(request, access, commit, done, "No change: nothing saved.")
                 return HttpResponseRedirect(_memory_page(slug, path))
         status = 400
     text = form.data.get("text", initial["text"]) if form.is_bound else initial["text"]
@@ -153,7 +160,7 @@ def memory_delete(request: HttpRequest, slug: str, path: str) -> HttpResponse:
             messages.error(request, f"Not deleted: {error}")
             return HttpResponseRedirect(_memory_page(slug, path))
         done = f"Deleted {path} and its index entry"
-        _stored_message(request, commit, done, "Nothing to delete.")
+        _stored_message(request, access, commit, done, "Nothing to delete.")
         scope = "?scope=team" if path.startswith(f"{TEAM_DIRNAME}/") else ""
         return HttpResponseRedirect(reverse("dashboard:index", args=[slug]) + scope)
     return render(
@@ -175,7 +182,6 @@ def memory_confirm(request: HttpRequest, slug: str, path: str) -> HttpResponse:
     except (EditRefused, StoreError) as error:
         messages.error(request, f"Not confirmed: {error}")
     else:
-        _stored_message(
-            request, commit, f"Marked {path} still true", "Already confirmed today: no change."
-        )
+        done = f"Marked {path} still true"
+        _stored_message(request, access, commit, done, "Already confirmed today: no change.")
     return HttpResponseRedirect(_memory_page(slug, path))

@@ -12,21 +12,31 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
 from memsync.dream.adoption import revert as revert_dream
-from memsync.store import MAIN, CommitInfo, CommitKind, GitError, MemoryRepo, StoreError, trailers
+from memsync.store import (
+    MAIN,
+    CommitInfo,
+    CommitKind,
+    Diff,
+    GitError,
+    MemoryRepo,
+    StoreError,
+    trailers,
+)
 from memsync.store.logfilter import LogFilter, filtered_log
 
 from ..access import project_for
 from ..forms import HistoryFilterForm
 from ..models import Role
 from ..people import People
+from ..queue import queue_facts_warmup
 from ..sync import identity_for
+from .main_log import grown_with_main
 from .snapshot import open_repo, repo_or_404
 
 PER_PAGE = 30
@@ -48,40 +58,58 @@ def commit_or_404(repo: MemoryRepo, sha: str) -> CommitInfo:
     return found
 
 
-def reverts_on_main(repo: MemoryRepo) -> dict[str, str]:
-    """Reverted commit → the revert commit on ``main``; one filtered ``git log`` per head."""
-    head = repo.rev_parse(MAIN)
+def reverts_on_main(repo: MemoryRepo, head: str | None = None) -> dict[str, str]:
+    """Reverted commit → the revert commit on ``main``; one filtered ``git log`` of the
+    commits since the last head read (``head``: ``main``'s commit, when the caller has
+    read it already)."""
+    head = head or repo.rev_parse(MAIN)
     if head is None:
         return {}
-    key = f"memsync:reverts:{repo.path}:{head}"
-    found = cache.get(key)
-    if isinstance(found, dict):
-        return found
-    reverts: dict[str, str] = {}
-    for commit in repo.commits_with_trailers(trailers.REVERTS):
-        if commit.kind == CommitKind.REVERT:
-            for target in trailers.REVERTS.values(commit):
-                reverts.setdefault(target, commit.sha)
-    cache.set(key, reverts, timeout=24 * 3600)
-    return reverts
+
+    def read(revisions: str) -> dict[str, str]:
+        reverts: dict[str, str] = {}
+        for commit in repo.commits_with_trailers(trailers.REVERTS, rev=revisions):
+            if commit.kind == CommitKind.REVERT:
+                for target in trailers.REVERTS.values(commit):
+                    reverts.setdefault(target, commit.sha)
+        return reverts
+
+    return grown_with_main(repo, "reverts", head, read)
 
 
 def is_adopted_dream(commit: CommitInfo) -> bool:
     return commit.is_merge and trailers.DREAM.last(commit) is not None
 
 
-def revert_refusal(
-    repo: MemoryRepo, commit: CommitInfo, reverts: dict[str, str] | None = None
-) -> str | None:
-    """Why ``commit`` cannot be reverted from the dashboard, or None when it can: any
-    commit on ``main`` (issue 13) — an edit, a delete, a sync merge — once. ``reverts``:
-    ``reverts_on_main`` when the caller has it already."""
-    if not repo.is_ancestor(commit.sha, MAIN):
-        return "This commit is not on main."
-    revert = (reverts if reverts is not None else reverts_on_main(repo)).get(commit.sha)
+@dataclass(frozen=True)
+class RevertState:
+    """Whether a commit can be reverted from the dashboard, and by what it was."""
+
+    refusal: str | None  # why not, or None when it can
+    reverted_by: str | None
+
+
+def revert_state(repo: MemoryRepo, commit: CommitInfo) -> RevertState:
+    """Any commit on ``main`` can be reverted (issue 13) — an edit, a delete, a sync
+    merge — once. One ``for-each-ref --contains`` says both whether ``main`` holds the
+    commit and where ``main`` is, which keys the cached reverts."""
+    head = repo.tip_containing(commit.sha)
+    if head is None:
+        return RevertState("This commit is not on main.", None)
+    revert = reverts_on_main(repo, head).get(commit.sha)
     if revert is not None:
-        return f"Already reverted by {revert[:10]}."
-    return None
+        return RevertState(f"Already reverted by {revert[:10]}.", revert)
+    return RevertState(None, None)
+
+
+def shown_commit_or_404(repo: MemoryRepo, sha: str) -> tuple[CommitInfo, Diff]:
+    """The commit and its diff against its first parent, from one ``git show``."""
+    if not _SHA.match(sha):
+        raise Http404("no such commit")
+    try:
+        return repo.show(sha)
+    except (GitError, StoreError):
+        raise Http404("no such commit") from None
 
 
 @dataclass(frozen=True)
@@ -153,11 +181,8 @@ def history(request: HttpRequest, slug: str) -> HttpResponse:
 def commit_detail(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
     access = project_for(request, slug)
     repo = repo_or_404(access.project.repo_dir)
-    commit = commit_or_404(repo, sha)
-    # Against the first parent, named: diff() would otherwise ask git for it again.
-    diff = repo.diff(commit.sha, commit.parents[0] if commit.parents else None)
-    reverts = reverts_on_main(repo)
-    refusal = revert_refusal(repo, commit, reverts)
+    commit, diff = shown_commit_or_404(repo, sha)
+    state = revert_state(repo, commit)
     return render(
         request,
         "dashboard/commit.html",
@@ -166,8 +191,8 @@ def commit_detail(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
             "project": access.project,
             "commit": commit,
             "diff": diff,
-            "revertable": refusal is None,
-            "reverted_by": reverts.get(commit.sha),
+            "revertable": state.refusal is None,
+            "reverted_by": state.reverted_by,
             "reverts": trailers.REVERTS.last(commit),
             "tab": "history",
         },
@@ -181,7 +206,7 @@ def commit_revert(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
     access = project_for(request, slug, Role.MAINTAINER)
     repo = repo_or_404(access.project.repo_dir)
     commit = commit_or_404(repo, sha)
-    refusal = revert_refusal(repo, commit)
+    refusal = revert_state(repo, commit).refusal
     page = reverse("dashboard:commit", args=[slug, commit.sha])
     if request.method == "POST":
         if refusal is not None:
@@ -207,6 +232,7 @@ def commit_revert(request: HttpRequest, slug: str, sha: str) -> HttpResponse:
         if result.commit is None or result.status != "merged":
             messages.info(request, "Nothing to revert: main already lacks these changes.")
             return HttpResponseRedirect(page)
+        queue_facts_warmup(access.project.pk)
         messages.success(request, f"Reverted {commit.sha[:10]}; later edits were kept.")
         return HttpResponseRedirect(reverse("dashboard:commit", args=[slug, result.commit]))
     return render(

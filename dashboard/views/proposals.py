@@ -26,6 +26,7 @@ from memsync.store import MAIN, Diff, MemoryRepo, StoreError
 from ..access import ProjectAccess, project_for
 from ..forms import ApproveForm
 from ..models import Role, Run, RunKind
+from ..queue import queue_facts_warmup
 from ..services import proposal_cache
 from ..services.dreams import start_manual_dream
 from ..sync import identity_for
@@ -197,6 +198,7 @@ def proposal_approve(request: HttpRequest, slug: str, dream_id: str) -> HttpResp
             + ". Nothing was merged; the proposal is kept.",
         )
         return HttpResponseRedirect(page)
+    queue_facts_warmup(access.project.pk)
     kept = len(files) - len(dropped)
     note = f" ({len(dropped)} file{'s' if len(dropped) != 1 else ''} left out)" if dropped else ""
     messages.success(request, f"Adopted dream {dream_id} into main: {kept} file(s){note}.")

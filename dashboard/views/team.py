@@ -24,7 +24,9 @@ from memsync.store.diff import SideBySideRow, side_by_side
 from ..access import ProjectAccess, project_for
 from ..forms import ResolveForm
 from ..models import ConflictItem, ConflictStatus, Role
+from ..queue import queue_facts_warmup
 from ..sync import resolve_conflict
+from .main_log import grown_with_main
 from .snapshot import open_repo, repo_or_404
 
 
@@ -40,29 +42,51 @@ class MemberBranch:
 
 def last_merges(repo: MemoryRepo, head: str | None = None) -> dict[str, CommitInfo]:
     """Member → the newest merge of their branch into ``main``; one filtered ``git log``
-    per head of ``main`` (``head``: its commit, when the caller has read it already)."""
+    of the commits since the last head read (``head``: ``main``'s commit, when the caller
+    has read it already)."""
     head = head or repo.rev_parse(MAIN)
     if head is None:
         return {}
-    key = f"memsync:member-merges:{repo.path}:{head}"
+
+    def read(revisions: str) -> dict[str, CommitInfo]:
+        merges: dict[str, CommitInfo] = {}
+        found = repo.commits_with_trailers(trailers.MEMBER, rev=revisions, first_parent=True)
+        for commit in found:
+            member = trailers.MEMBER.last(commit)
+            if commit.is_merge and member and member not in merges:
+                merges[member] = commit
+        return merges
+
+    return grown_with_main(repo, "member-merges", head, read)
+
+
+def ahead_behind(repo: MemoryRepo, commit: str, head: str) -> tuple[int, int]:
+    """``MemoryRepo.ahead_behind`` of a member's commit and ``main``'s, cached for the pair:
+    one ``rev-list`` per branch the first time, none while neither moves."""
+    key = f"memsync:ahead-behind:{repo.path}:{commit}:{head}"
     found = cache.get(key)
-    if isinstance(found, dict):
+    if isinstance(found, tuple):
         return found
-    merges: dict[str, CommitInfo] = {}
-    for commit in repo.commits_with_trailers(trailers.MEMBER, first_parent=True):
-        member = trailers.MEMBER.last(commit)
-        if commit.is_merge and member and member not in merges:
-            merges[member] = commit
-    cache.set(key, merges, timeout=24 * 3600)
-    return merges
+    counted = repo.ahead_behind(commit, head)
+    cache.set(key, counted, timeout=24 * 3600)
+    return counted
 
 
 def member_branches(repo: MemoryRepo) -> list[MemberBranch]:
-    merges = last_merges(repo)
+    """Every member's branch, from one ``for-each-ref`` that names ``main`` too."""
+    found = repo.refs(refs.HEADS)
+    head = found.get(refs.MAIN_REF)
+    if head is None:  # nothing to be ahead of or behind yet
+        return []
+    merges = last_merges(repo, head)
+    members = refs.head_ref(refs.MEMBERS)
     rows = []
-    for branch, commit in sorted(repo.branches(refs.MEMBERS).items()):
-        username = branch.removeprefix(refs.MEMBERS)
-        ahead, behind = repo.ahead_behind(branch, MAIN)
+    for ref, commit in sorted(found.items()):
+        if not ref.startswith(members):
+            continue
+        username = ref.removeprefix(members)
+        ahead, behind = ahead_behind(repo, commit, head)
+        branch = ref.removeprefix(refs.HEADS)
         rows.append(MemberBranch(username, branch, commit, ahead, behind, merges.get(username)))
     return rows
 
@@ -179,5 +203,6 @@ def conflict_resolve(request: HttpRequest, slug: str, conflict_id: int) -> HttpR
         messages.error(request, f"Not resolved: {error}")
         return HttpResponseRedirect(page)
     conflict.refresh_from_db()
+    queue_facts_warmup(access.project.pk)
     messages.success(request, f"Resolved {conflict.path}: {conflict.resolution}.")
     return HttpResponseRedirect(page)

@@ -38,6 +38,7 @@ from typing import Any
 
 import memsync.memory
 import memsync.recall
+from memsync.confined import ConfinedRoot
 from memsync.dream.dedupe import facts
 from memsync.memory import INDEX_FILENAME, MemoryDirectory, MemoryFile, is_topic_path
 from memsync.recall.manifest import directory_documents
@@ -133,13 +134,17 @@ def _first_line(body: str) -> str:
 def read_tree(root: Path) -> dict[str, bytes]:
     """The topic files and index of a memory directory on disk (a dream's worktree);
     symbolic links are not followed (issue 10)."""
-    return {
-        entry.name: entry.read_bytes()
-        for entry in sorted(root.iterdir())
-        if not entry.is_symlink()
-        and entry.is_file()
-        and (is_topic_path(entry.name) or entry.name == INDEX_FILENAME)
-    }
+    confined = ConfinedRoot(root)
+    # The listing says what each entry is without a stat per file, and the root is
+    # opened once for all the reads: a dream reads its tree twice.
+    with confined.held(), os.scandir(root) as entries:
+        names = sorted(
+            entry.name
+            for entry in entries
+            if entry.is_file(follow_symlinks=False)
+            and (is_topic_path(entry.name) or entry.name == INDEX_FILENAME)
+        )
+        return {name: confined.read_bytes(name) for name in names}
 
 
 class _Tree:
@@ -240,6 +245,10 @@ def _ask_main(main: _Tree, now: datetime) -> _MainSide:
 _CACHED_MAINS = 4
 
 
+# The modules the facts of a memory come from (`memsync.dream.dedupe.facts`).
+_FACT_SOURCES = ("dedupe.py", "vocabulary.py")
+
+
 @functools.cache
 def _code_version() -> str:
     """A digest of the code the answers come from (the memory parser, recall, the
@@ -247,7 +256,7 @@ def _code_version() -> str:
     digest = hashlib.sha256()
     folders = (Path(memsync.memory.__file__).parent, Path(memsync.recall.__file__).parent)
     sources = [*(p for folder in folders for p in sorted(folder.glob("*.py")))]
-    sources += [Path(__file__), Path(__file__).with_name("dedupe.py")]
+    sources += [Path(__file__), *(Path(__file__).with_name(f) for f in _FACT_SOURCES)]
     for source in sources:
         digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
     return digest.hexdigest()

@@ -27,9 +27,11 @@ are exact or near-exact copies. ``CLAUDE.md`` is never edited (SPEC D4).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 
 from memsync.dream.dedupe import Candidate, DuplicateGroup, covered, find_duplicates, union_bodies
@@ -88,6 +90,22 @@ def _has_date_hint(text: str) -> bool:
     return maybe and _DATE_HINT.search(text) is not None
 
 
+@contextlib.contextmanager
+def _kept_from_collector() -> Iterator[None]:
+    """What the dream has read lives until it ends: kept out of the cyclic collector's
+    full passes, which otherwise walk every parsed memory again and again (a sixth of
+    a 10,000-memory dream). Not when something else froze objects: that freeze is not
+    this one's to undo."""
+    if gc.get_freeze_count() or not gc.isenabled():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 _LISTED = 10
 # Stale memories with a note each; the rest are counted.
 _STALE_NOTES = 20
@@ -115,16 +133,17 @@ class DeterministicEngine:
         progress.phase("orient")
         directories = self._directories(context, report)
         progress.phase("gather")
-        _list_stale(context, directories, report)
-        progress.phase("consolidate")
-        step(_rewrite_dates, directories)
-        step(_rewrite_hook_dates, directories)
-        step(_merge_duplicates, directories)
-        progress.phase("prune")
-        step(drop_dead_entries, directories)
-        step(index_orphans, directories)
-        step(shorten_entries, directories)
-        step(fit_index, directories)
+        with _kept_from_collector(), writer.confined.held():  # one open for every write
+            _list_stale(context, directories, report)
+            progress.phase("consolidate")
+            step(_rewrite_dates, directories)
+            step(_rewrite_hook_dates, directories)
+            step(_merge_duplicates, directories)
+            progress.phase("prune")
+            step(drop_dead_entries, directories)
+            step(index_orphans, directories)
+            step(shorten_entries, directories)
+            step(fit_index, directories)
         if progress.cancelled():
             raise DreamCancelled("the dream was cancelled")
         return EngineResult(
@@ -168,7 +187,7 @@ def _list_stale(
     teammates: dict[str, tuple[MemoryFile, datetime]] = {}
     team_root = context.workdir / TEAM_DIRNAME
     if context.scope is Scope.PERSONAL and team_root.is_dir() and not team_root.is_symlink():
-        for path, memory in MemoryDirectory.read(team_root).files.items():
+        for path, memory in MemoryDirectory.read(team_root, links=False).files.items():
             shown = f"{TEAM_DIRNAME}/{path}"
             teammates[shown] = (memory, context.last_changed.get(shown, context.now))
     for directory in directories:

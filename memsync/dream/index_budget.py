@@ -290,8 +290,14 @@ def _overflow_files(
 
 def _pointer(title: str, path: str, written: list[str]) -> str:
     """The ``MEMORY.md`` entry for one overflow file: what it holds, by title."""
-    titles = [_UNESCAPE.sub(r"\1", written_title) for written_title in written]
-    count = len(titles)
-    hook = f"{count} more {'entry' if count == 1 else 'entries'}: " + ", ".join(titles)
+    count = len(written)
     prefix = format_entry(title, path) + " — "
+    hook = f"{count} more {'entry' if count == 1 else 'entries'}: "
+    # The line keeps at most `room` characters of the hook: once the hook is longer,
+    # further titles change nothing in it (an overflow file holds ~180 of them).
+    room = POINTER_CHARS - len(prefix)
+    for number, written_title in enumerate(written):
+        if len(hook) > room:
+            break
+        hook += (", " if number else "") + _UNESCAPE.sub(r"\1", written_title)
     return prefix + fit_line(prefix, hook, POINTER_CHARS)

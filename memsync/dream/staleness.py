@@ -312,16 +312,20 @@ def _subject(memory: MemoryFile) -> str | None:
     description = memory.description
     if not description:
         return None
-    masked = _MASK.sub("#", normalise(description))
-    if masked == normalise(description):
+    normal = normalise(description)
+    masked = _MASK.sub("#", normal)
+    if masked == normal:
         return None  # nothing to differ in: not a subject line
     return " ".join(sorted(content_words(masked))) + "|" + str(memory.memory_type)
+
+
+_NAME_WORD = re.compile(r"\w+")
 
 
 def _name(memory: MemoryFile) -> str | None:
     if not memory.name:
         return None
-    return " ".join(re.findall(r"\w+", memory.name.casefold())) + "|" + str(memory.memory_type)
+    return " ".join(_NAME_WORD.findall(memory.name.casefold())) + "|" + str(memory.memory_type)
 
 
 def find_stale(

@@ -42,6 +42,8 @@ def visible_line_count(text: str) -> int:
 
 def fits(text: str) -> bool:
     """Whether the agent sees all of `text`."""
+    if text.count("\n") > MAX_INDEX_LINES:
+        return False  # more lines than are loaded, without splitting a long index
     lines = split_lines(text)
     return len(lines) <= MAX_INDEX_LINES and visible_line_count(text) == len(lines)
 

@@ -57,7 +57,9 @@ class DreamWriter:
             if self.confined.kind(relative) is EntryKind.FILE:
                 self.confined.unlink(relative)
         else:
-            self.confined.write(relative, data)
+            # In place: the worktree is thrown away if the dream fails, so atomic
+            # replacement buys nothing there and costs a new inode per file.
+            self.confined.write(relative, data, in_place=True)
         if not self.touched:
             self.progress.phase("updating")
         if relative not in self.touched:
@@ -74,7 +76,9 @@ class DreamDirectory:
         self.conservative = conservative
         self.root = context.workdir / prefix if prefix else context.workdir
         confined = ConfinedRoot(self.root)
-        read = MemoryDirectory.read(self.root)
+        # Only the files and their own problems: the checks across files are the
+        # prune steps' to make, on the dream's edits.
+        read = MemoryDirectory.read(self.root, links=False)
         broken = {
             problem.path
             for problem in read.problems

@@ -113,11 +113,13 @@ class MemoryDirectory:
     # -- building ------------------------------------------------------------------
 
     @classmethod
-    def read(cls, root: Path, scope: str | None = None) -> MemoryDirectory:
+    def read(cls, root: Path, scope: str | None = None, *, links: bool = True) -> MemoryDirectory:
         """Read a memory directory from disk. Raises only when `root` is not a directory.
 
         `scope` is a label kept on the result ("personal", "team"); paths in files
-        and problems stay relative to `root`.
+        and problems stay relative to `root`. ``links=False`` leaves out the checks
+        across files (`link_problems`), for a reader that needs only the files and
+        each file's own problems.
         """
         root = Path(root)
         if not root.is_dir():
@@ -128,7 +130,8 @@ class MemoryDirectory:
         files: dict[str, bytes] = {}
         subindexes: dict[str, bytes] = {}
         present: set[str] = set()
-        with os.scandir(root) as entries:
+        # One open of the root for the thousands of reads below.
+        with reader.confined.held(), os.scandir(root) as entries:
             for entry in sorted(entries, key=lambda e: e.name):
                 name = entry.name
                 present.add(name)
@@ -167,7 +170,7 @@ class MemoryDirectory:
             index_bytes,
             files,
             sorted(p for p in present if is_log_path(p)),
-            exists,
+            exists if links else None,
             reader.problems,
             scope,
             root,
@@ -203,7 +206,7 @@ class MemoryDirectory:
         index_bytes: bytes | None,
         files: Mapping[str, bytes],
         logs: list[str],
-        exists: Callable[[str], bool],
+        exists: Callable[[str], bool] | None,  # None: no checks across files
         problems: list[Problem],
         scope: str | None,
         root: Path | None,
@@ -219,10 +222,13 @@ class MemoryDirectory:
         for memory in parsed.values():
             found.extend(memory.problems)
 
-        def present(path: str) -> bool:
-            return path in parsed or exists(path)
+        if exists is not None:
+            known = exists
 
-        found.extend(link_problems(index, subindexes, present, list(parsed)))
+            def present(path: str) -> bool:
+                return path in parsed or known(path)
+
+            found.extend(link_problems(index, subindexes, present, list(parsed)))
         found.sort(key=Problem.sort_key)
         return cls(index, parsed, found, logs, scope, root, subindexes)
 

@@ -133,6 +133,10 @@ def _escape_title(title: str) -> str:
     return re.sub(r"(?<!\\)([\[\]])", r"\\\1", title)
 
 
+# An edit of an index leaves most lines where they were, and its parse then finds the
+# same entries: kept (they are immutable) instead of built again, which cost more than
+# matching them.
+@functools.lru_cache(maxsize=65536)
 def _parse_entry(content: str, line: int) -> IndexEntry | None:
     parts = _entry_parts(content)
     return None if parts is None else IndexEntry(*parts[:3], line, *parts[3:])

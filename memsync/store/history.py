@@ -171,6 +171,15 @@ def parse_log(output: bytes) -> list[CommitInfo]:
     return commits
 
 
+def split_show(output: bytes) -> tuple[bytes, bytes]:
+    """``git show --format=LOG_FORMAT -z`` output → (the commit, as ``parse_log`` reads
+    it, with no file stats; the diff that follows, as ``parse_diff`` reads it)."""
+    end = 0
+    for _ in range(LOG_FORMAT.count("%x1f")):
+        end = output.index(b"\x1f", end) + 1
+    return output[:end], output[end:].lstrip(b"\0\n")
+
+
 def _parse_numstat(text: str) -> Iterator[FileStat]:
     for record in text.split("\0"):
         record = record.strip("\n")

@@ -30,6 +30,7 @@ from .history import (
     CommitKind,
     format_message,
     parse_log,
+    split_show,
 )
 from .lock import RepoLock
 from .plumbing import common_dir_of, git_dir_of
@@ -273,6 +274,16 @@ class MemoryRepo:
     def delete_ref(self, ref: str) -> None:
         self._git.run("update-ref", "-d", ref)
 
+    def tip_containing(self, commit: str, branch: str = MAIN) -> str | None:
+        """The commit ``branch`` points at when it contains ``commit``, else None: what
+        :meth:`rev_parse` and :meth:`is_ancestor` tell together, in one process."""
+        return (
+            self._git.run(
+                "for-each-ref", f"--contains={commit}", "--format=%(objectname)", head_ref(branch)
+            )
+            or None
+        )
+
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
         status, _, _ = self._git.run_status("merge-base", "--is-ancestor", ancestor, descendant)
         return status == 0
@@ -397,6 +408,22 @@ class MemoryRepo:
         )  # fmt: skip
         return {info.sha: info for info in parse_log(output)}
 
+    def show(self, rev: str) -> tuple[CommitInfo, Diff]:
+        """A commit (without file stats: its diff has them) and what it changed against
+        its first parent, or against nothing for a root commit: one ``git show``, where
+        :meth:`commits` and :meth:`diff` take three processes."""
+        output = self._git.run_bytes(
+            "show", f"--format={LOG_FORMAT}", "--diff-merges=first-parent", *_DIFF_OPTIONS,
+            f"{rev}^{{commit}}",
+        )  # fmt: skip
+        header, patch = split_show(output)
+        commits = parse_log(header)
+        if not commits:
+            raise StoreError(f"no commit {rev!r} in {self.path}")
+        commit = commits[0]
+        base = commit.parents[0] if commit.parents else None
+        return commit, parse_diff(patch, base, commit.sha)
+
     def commits_with_trailers(
         self, *trailers: Trailer, rev: str = MAIN, first_parent: bool = False
     ) -> list[CommitInfo]:
@@ -454,13 +481,17 @@ class MemoryRepo:
             commits = {commit.sha: commit for commit in parse_log(output)}
         return [BlameLine(number, text, commits[sha]) for sha, number, text in rows]
 
-    def ages(self, rev: str = "HEAD", *, cached: bool = True) -> dict[str, datetime]:
+    def ages(
+        self, rev: str = "HEAD", *, cached: bool = True, blobs: dict[str, str] | None = None
+    ) -> dict[str, datetime]:
         """When each file at ``rev`` got its current content on ``rev``'s first-parent
         line: one pass the first time, then only the commits since the last answer (see
-        ``memsync.store.ages``)."""
+        ``memsync.store.ages``). ``blobs``: :meth:`blobs` of ``rev``, when the caller has
+        read them already (a 10,000-file ``ls-tree`` is not free)."""
         # A full commit id needs no rev-parse process (the dashboard passes one).
         head = rev if _FULL_SHA.fullmatch(rev) else self.rev_parse(rev)
-        blobs = self.blobs(head) if head else {}
+        if blobs is None:
+            blobs = self.blobs(head) if head else {}
         if not blobs or head is None:
             return {}
         cache_dir = self._common_dir / "memsync" if cached else None

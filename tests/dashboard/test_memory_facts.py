@@ -105,8 +105,6 @@ def test_a_new_commit_on_main_shows_on_the_next_request(world, memories):
 
     page = index_page(world)
     assert "fresh.md" in page and "Learned just now" in page
-    stored = json.loads(cache_file(memories, "").read_text())
-    assert stored["commit"] == memories.rev_parse(MAIN)
 
 
 def test_the_project_list_counts_follow_main(world, memories):
@@ -178,13 +176,56 @@ def test_a_cache_file_naming_another_commit_is_not_served_for_this_one(world, me
     assert "fresh.md" not in facts_at(memories, old).files
 
 
+def test_a_process_that_served_main_moves_on_from_what_it_remembers(world, memories):
+    before = main_facts(memories)
+    assert before is not None
+    commit_memories(memories, {"fresh.md": topic("fresh", "Learned just now", "user")})
+    commit = memories.rev_parse(MAIN)
+    assert commit is not None
+    # Another process wrote the file for the new commit; this one does not decode it.
+    path = cache_file(memories, "")
+    path.write_text(f'{{"version": 1, "commit": "{commit}", cut short')
+
+    facts = main_facts(memories)
+
+    assert facts is not None and facts.commit == commit
+    assert facts.files["tools.md"] is before.files["tools.md"]  # parsed once, kept
+    assert facts.problems == directory_at(memories).problems
+    memory_facts.forget_all()  # a worker started later: the damaged file is rebuilt
+    assert "fresh.md" in facts_at(memories, commit).files
+    assert json.loads(path.read_text())["commit"] == commit
+
+
+def test_warming_brings_the_file_up_even_in_a_process_that_moved_on(world, memories):
+    main_facts(memories)  # remembered: the next commit's facts are moved on to in memory
+    commit_memories(memories, {"fresh.md": topic("fresh", "Learned just now", "user")})
+    main_facts(memories)
+    assert json.loads(cache_file(memories, "").read_text())["commit"] != memories.rev_parse(MAIN)
+
+    memory_facts.warm_main(memories)
+
+    assert json.loads(cache_file(memories, "").read_text())["commit"] == memories.rev_parse(MAIN)
+
+
+def test_warming_main_writes_the_facts_of_every_scope(world, memories):
+    commit_memories(memories, {"fresh.md": topic("fresh", "Learned just now", "user")})
+
+    warmed = memory_facts.warm_main(memories)
+
+    commit = memories.rev_parse(MAIN)
+    assert warmed is not None and warmed.commit == commit
+    for scope in ("", "team"):
+        stored = json.loads(cache_file(memories, scope).read_text())
+        assert (stored["commit"], stored["scope"]) == (commit, scope)
+
+
 def test_the_cache_file_is_replaced_whole_never_written_in_place(world, memories):
     main_facts(memories)
     path = cache_file(memories, "")
     inode = path.stat().st_ino
     commit_memories(memories, {"fresh.md": topic("fresh", "Learned just now", "user")})
 
-    main_facts(memories)
+    memory_facts.warm_main(memories)
 
     assert path.stat().st_ino != inode  # a new file renamed over the old one
     assert not list(path.parent.glob("*.tmp"))

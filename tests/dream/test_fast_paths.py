@@ -4,7 +4,6 @@ its edge cases."""
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
@@ -14,6 +13,7 @@ from memsync.dream.dedupe import (
     _WORD,
     STOPWORDS,
     _canonical,
+    _chinese_words,
     _content_words,
     _one_edit,
     _without_typos,
@@ -60,10 +60,7 @@ def _reference_content_words(folded: str) -> frozenset[str]:
     found: set[str] = set()
     for word in _WORD.findall(folded):
         if _CJK_START.match(word):
-            chars = [c for c in word if c not in STOPWORDS]
-            found.update(a + b for a, b in itertools.pairwise(chars))
-            if len(chars) == 1:
-                found.add(chars[0])
+            found.update(_chinese_words(word))
         elif word not in STOPWORDS:
             found.add(_canonical(word))
     return frozenset(found)

@@ -174,3 +174,62 @@ def test_a_link_swapped_in_after_the_check_is_replaced_not_followed(
         os.close(fd)
     assert confined.read_text("race.md") == "new"
     assert victim.read_text() == "untouched\n"
+
+
+def _open_descriptors() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+def test_a_held_root_is_opened_once_and_closed_after(root: Path) -> None:
+    confined = ConfinedRoot(root)
+    before = _open_descriptors()
+    with confined.held():
+        held = _open_descriptors() - before
+        assert len(held) == 1
+        with confined.held():  # nested: the same descriptor
+            confined.write("team/new.md", "new\n")
+            assert confined.read_text("notes.md") == "hello\n"
+            assert confined.listdir("team") == ["new.md", "shared.md"]
+        assert _open_descriptors() - before == held
+    assert _open_descriptors() == before
+    assert (root / "team" / "new.md").read_text() == "new\n"
+
+
+def test_a_held_root_still_refuses_links(root: Path, victim: Path) -> None:
+    _chain(root, victim)
+    confined = ConfinedRoot(root)
+    with confined.held():
+        with pytest.raises(ConfinementError):
+            confined.write("MEMORY.md", "overwritten\n", in_place=True)
+        with pytest.raises(ConfinementError):
+            confined.read_bytes("u2/outside/victim")
+    assert victim.read_text() == "untouched\n"
+
+
+def test_an_in_place_write_changes_the_file_itself(root: Path) -> None:
+    confined = ConfinedRoot(root)
+    (root / "notes.md").chmod(0o600)
+    inode = (root / "notes.md").stat().st_ino
+    confined.write("notes.md", "a longer text than before\n", in_place=True)
+    assert (root / "notes.md").read_text() == "a longer text than before\n"
+    confined.write("notes.md", "short\n", in_place=True)
+    assert (root / "notes.md").read_text() == "short\n"
+    info = (root / "notes.md").stat()
+    assert (info.st_ino, info.st_mode & 0o777) == (inode, 0o600)
+    confined.write("team/fresh.md", "fresh\n", in_place=True)  # absent: created
+    assert (root / "team" / "fresh.md").read_text() == "fresh\n"
+
+
+def test_an_in_place_write_never_writes_through_a_hard_link(root: Path, victim: Path) -> None:
+    # A second name for the file may be outside the root: the write replaces this name
+    # instead, and the other keeps its content.
+    os.link(victim, root / "linked.md")
+    ConfinedRoot(root).write("linked.md", "new\n", in_place=True)
+    assert (root / "linked.md").read_text() == "new\n"
+    assert victim.read_text() == "untouched\n"
+
+
+def test_an_in_place_write_replaces_a_fifo_without_blocking(root: Path) -> None:
+    os.mkfifo(root / "pipe.md")
+    ConfinedRoot(root).write("pipe.md", "text\n", in_place=True)
+    assert (root / "pipe.md").read_text() == "text\n"

@@ -112,6 +112,24 @@ def test_every_f6_problem_is_named_with_its_file_and_line_and_nothing_is_touched
     assert directory.files["latin1.md"].raw == before["latin1.md"][0]
 
 
+def test_a_reader_of_files_alone_can_leave_out_the_checks_across_files(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "MEMORY.md": format_entry("Gone", "deleted.md", "points nowhere") + "\n",
+            "broken.md": "---\nname: broken\ndescription: never closed\n\nbody\n",
+            "orphan.md": GOOD.format(name="orphan"),
+        },
+    )
+    full = MemoryDirectory.read(tmp_path)
+    files_alone = MemoryDirectory.read(tmp_path, links=False)
+    assert files_alone.files == full.files and files_alone.index == full.index
+    across = {ProblemCode.INDEX_DEAD_LINK, ProblemCode.NOT_INDEXED}
+    assert {problem.code for problem in full.problems} >= across
+    assert files_alone.problems == [p for p in full.problems if p.code not in across]
+    assert summary(files_alone) == [(ProblemCode.FRONTMATTER_BROKEN, "broken.md", 1)]
+
+
 def test_without_an_index_every_topic_file_is_not_indexed(tmp_path: Path) -> None:
     write(tmp_path, {"a.md": GOOD.format(name="a"), "b.md": "plain note\n"})
     directory = MemoryDirectory.read(tmp_path)

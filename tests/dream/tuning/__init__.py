@@ -6,6 +6,9 @@ write them, not from memsync's generator templates. `DUPLICATES` say the same th
 (re-worded, re-punctuated, one plus a fact); `LOOKALIKES` share most words and differ
 in one fact, so merging them would lose it. `write_corpus` writes them as a memory
 directory, with `FILLERS` around them so word frequencies look like a real directory.
+``variants`` adds pairs of each kind the issue names (other wording, other templates,
+punctuation, other languages, supersets) and a directory of distinct service facts;
+`KINDS` tells which kind each duplicate pair is, for the figures the test prints.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+from tests.dream.tuning import variants
 
 DUPLICATES: list[tuple[str, str, str]] = [
     (
@@ -164,6 +169,25 @@ LOOKALIKES: list[tuple[str, str, str]] = [
     ("user", "Jonas prefers reviews in the morning.", "Jonah prefers reviews in the morning."),
 ]  # fmt: skip
 
+LOOKALIKES += variants.LOOKALIKES
+
+KINDS: dict[tuple[str, str, str], str] = dict.fromkeys(DUPLICATES, "first pairs") | {
+    pair: kind
+    for kind, pairs in (
+        ("reworded", variants.REWORDED),
+        ("templated", variants.TEMPLATED + variants.FLEET_COPIES),
+        ("punctuated", variants.PUNCTUATED),
+        ("languages", variants.LANGUAGES),
+        ("supersets", variants.SUPERSETS),
+        ("translated", variants.TRANSLATED),
+        ("typos", variants.TYPOS),
+        ("no frontmatter", variants.PLAIN),
+        ("whole files", variants.FILES),
+    )
+    for pair in pairs
+}
+DUPLICATES += variants.DUPLICATES + variants.FLEET_COPIES + variants.FILES
+
 FILLERS: list[tuple[str, str]] = [
     ("project", f"The {service} service runs {count} replicas in {region}.")
     for service, count, region in (
@@ -211,6 +235,7 @@ FILLERS += [
         ("project", f"{service} deploys to production every {day} after the {team} sync."),
     )
 ]
+FILLERS += variants.FLEET
 
 
 @dataclass
@@ -219,6 +244,7 @@ class TuningCorpus:
     changed: dict[str, datetime] = field(default_factory=dict)
     duplicates: set[frozenset[str]] = field(default_factory=set)
     lookalikes: set[frozenset[str]] = field(default_factory=set)
+    kinds: dict[frozenset[str], str] = field(default_factory=dict)  # duplicate pair → kind
 
 
 def write_corpus(root: Path, now: datetime | None = None) -> TuningCorpus:
@@ -231,18 +257,26 @@ def write_corpus(root: Path, now: datetime | None = None) -> TuningCorpus:
     written: dict[tuple[str, str], str] = {}
 
     def write(kind: str, text: str) -> str:
-        """One file per text: a look-alike of a duplicate's text pairs with that file."""
+        """One file per text: a look-alike of a duplicate's text pairs with that file.
+        A text with a line ``---`` has its own description before it; otherwise the
+        description is the first paragraph."""
         nonlocal number
         if (kind, text) in written:
             return written[(kind, text)]
         number += 1
         path = f"{kind}_{number:03d}.md"
-        description = text.partition("\n\n")[0]
-        (root / path).write_text(
-            f"---\nname: {kind}-{number}\ndescription: {description}\ntype: {kind}\n---\n\n"
-            f"{text}\n",
-            encoding="utf-8",
-        )
+        description, own, body = text.partition("\n---\n")
+        if not own:
+            description, body = text.partition("\n\n")[0], text
+        if text.startswith(variants.NO_FRONTMATTER):
+            body = description = text.removeprefix(variants.NO_FRONTMATTER)
+            (root / path).write_text(f"{body}\n", encoding="utf-8")
+        else:
+            (root / path).write_text(
+                f"---\nname: {kind}-{number}\ndescription: {description}\ntype: {kind}\n"
+                f"---\n\n{body}\n",
+                encoding="utf-8",
+            )
         corpus.changed[path] = now - timedelta(days=number)
         entries.append(f"- [{kind} {number}]({path}) — {description[:80]}")
         written[(kind, text)] = path
@@ -251,6 +285,9 @@ def write_corpus(root: Path, now: datetime | None = None) -> TuningCorpus:
     for group, labels in ((DUPLICATES, corpus.duplicates), (LOOKALIKES, corpus.lookalikes)):
         for kind, first, second in group:
             labels.add(frozenset((write(kind, first), write(kind, second))))
+    for pair in DUPLICATES:
+        kind, first, second = pair
+        corpus.kinds[frozenset((write(kind, first), write(kind, second)))] = KINDS[pair]
     for kind, text in FILLERS:
         write(kind, text)
     (root / "MEMORY.md").write_text("# Memory\n\n" + "\n".join(entries) + "\n", encoding="utf-8")

@@ -1,0 +1,191 @@
+"""What a re-wording may change and what it may not, read from word order (issue 15
+item 3): the part of duplicate detection that word sets cannot see.
+
+Two memories can share every word and still differ in a fact: "Payments team owns the
+Orders service" and "Orders team owns the Payments service", or "primary Tom Berg,
+secondary Ana Ruiz" against the other way round. And a memory can hold every word of
+another plus one that takes the place of something the first said: "Keep the legacy
+flag on" against "Remove the legacy flag", "Ledger API deploys every Tuesday" against
+"Billing API deploys every Tuesday after the Ledger sync". A re-wording moves whole
+phrases (active to passive, a list to a sentence) and adds sentences; it does not put a
+new word where an old one was, nor hang a label on another name.
+
+The text arrives as a `Shape`: its words in order, less grammar words, each marked as
+a name (a capitalised word, a number, a day) or not, and numbered by clause.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter, defaultdict
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str  # normalised: case-folded, stemmed, synonyms mapped
+    name: bool  # a capitalised word, a number or a day: what a fact is about
+    clause: int  # the clause it is in, counted from 0
+    sentence: int  # the sentence it is in, counted from 0
+    meaningful: bool  # counted when comparing word sets (not filler)
+
+
+@dataclass(frozen=True)
+class Shape:
+    words: tuple[Word, ...]
+    negative: frozenset[int]  # the clauses that say "never", "not", "avoid", …
+
+
+def new_clauses(shape: Shape, known: Collection[str]) -> set[int]:
+    """Clauses that say something new: none of their meaningful words is in `known`,
+    or at most a third of four or more (a new sentence may mention a word of the other
+    memory). What they say is added; it replaces nothing."""
+    seen: dict[int, list[bool]] = {word.clause: [] for word in shape.words}
+    for word in shape.words:
+        if word.meaningful:
+            seen[word.clause].append(word.text in known)
+    return {
+        clause
+        for clause, found in seen.items()
+        if not any(found) or (len(found) >= 4 and 3 * sum(found) <= len(found))
+    }
+
+
+def negation_added(smaller: Shape, larger: Shape) -> bool:
+    """Whether `larger` says "never" or "not" in a clause it shares with `smaller`
+    that no negative clause of `smaller` matches (by a meaningful word): "Squash-merge
+    bumps" against "Never squash-merge bumps" is a contradiction, not a copy plus a
+    fact."""
+    fresh = new_clauses(larger, {word.text for word in smaller.words})
+    denied = [_clause_words(smaller, clause) for clause in smaller.negative]
+    return any(
+        not any(words & other for other in denied)
+        for clause in larger.negative - fresh
+        if (words := _clause_words(larger, clause))
+    )
+
+
+def _clause_words(shape: Shape, clause: int) -> set[str]:
+    return {word.text for word in shape.words if word.clause == clause and word.meaningful}
+
+
+def replaces_something(smaller: Shape, larger: Shape, added: Collection[str]) -> bool:
+    """Whether a word of `added` (meaningful words only `larger` has) stands where
+    `smaller` said something else, rather than being inserted or in a clause of its own.
+
+    The two word sequences are aligned; an added word in a stretch of `larger` that
+    is aligned to a stretch of `smaller` holding a word (not mere grammar) is a
+    substitution: "remove" where "keep" was, "Billing" where "Ledger" was. So is any
+    added word when `smaller` says a meaningful word more often than `larger` ("Ledger
+    API … Ledger team" against "Payments API … Ledger team"), however the words align.
+    """
+    fresh = new_clauses(larger, {word.text for word in smaller.words})
+    if any(word.text in added and word.clause not in fresh for word in larger.words):
+        counts = Counter(word.text for word in smaller.words if word.meaningful)
+        counts.subtract(word.text for word in larger.words if word.meaningful)
+        if any(count > 0 for count in counts.values()):
+            return True
+    first = [word.text for word in smaller.words]
+    second = [word.text for word in larger.words]
+    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
+    for operation, start, end, other_start, other_end in matcher.get_opcodes():
+        if operation != "replace":
+            continue
+        put = [
+            word
+            for word in larger.words[other_start:other_end]
+            if word.text in added and word.clause not in fresh
+        ]
+        if put and not _moved(smaller.words[start:end], put, smaller, larger):
+            return True
+    return False
+
+
+def _moved(replaced: Sequence[Word], put: Sequence[Word], smaller: Shape, larger: Shape) -> bool:
+    """Whether a stretch holds only words the larger memory says as often elsewhere
+    ("Ana Ruiz is on call" against "On call: Ana Ruiz") and what stands in their place
+    names nothing: a phrase moved, not a word replaced ("in depth" → "briefly", when
+    "depth" was said twice and is now said once, is replaced)."""
+    if any(word.name for word in put):
+        return False
+    count = Counter(word.text for word in larger.words)
+    count.subtract(word.text for word in smaller.words)
+    return all(count[word.text] >= 0 for word in replaced)
+
+
+def added_where_shared(smaller: Shape, larger: Shape, added: Collection[str]) -> set[str]:
+    """The words of `added` that `larger` says in a clause it shares with `smaller`
+    (a qualifier inside a sentence both say, not a sentence of its own)."""
+    fresh = new_clauses(larger, {word.text for word in smaller.words})
+    return {word.text for word in larger.words if word.text in added and word.clause not in fresh}
+
+
+def _attachments(shape: Shape, names: Collection[str]) -> dict[tuple[str, int], set[str]]:
+    """For each word next to a run of names (names not split by punctuation) in its
+    clause, the names of the runs it comes before (-1) and after (+1); and for the
+    first word of a clause that is no name (0), the names in that clause: "staging"
+    in "Staging deploys on Tuesday, production on Thursday"."""
+    words = shape.words
+    attached: dict[tuple[str, int], set[str]] = defaultdict(set)
+    heads: dict[int, str] = {}
+    for word in words:
+        if word.meaningful and word.text not in names:
+            heads.setdefault(word.clause, word.text)
+    first = 0
+    while first < len(words):
+        if words[first].text not in names:
+            first += 1
+            continue
+        last = first
+        while (
+            last + 1 < len(words)
+            and words[last + 1].text in names
+            and words[last + 1].clause == words[first].clause
+        ):
+            last += 1
+        run = {word.text for word in words[first : last + 1]}
+        for neighbour, side in ((first - 1, -1), (last + 1, +1)):
+            if 0 <= neighbour < len(words) and _beside(words[neighbour], words[first], names):
+                attached[_active(words, neighbour, side)] |= run
+        if words[first].clause in heads:
+            attached[(heads[words[first].clause], 0)] |= run
+        first = last + 1
+    return attached
+
+
+def _active(words: Sequence[Word], at: int, side: int) -> tuple[str, int]:
+    """The word at `at` and the side of it a run of names is on, read as active voice:
+    in "X is reviewed by Y", X is what is reviewed (after the verb) and Y reviews
+    (before it), as in "Y reviews X"."""
+    word = words[at].text
+    if side == +1 and at + 1 < len(words) and words[at + 1].text == "by":
+        return word, -1
+    if side == -1 and word == "by" and at > 0 and words[at - 1].sentence == words[at].sentence:
+        return words[at - 1].text, +1
+    return word, side
+
+
+def _beside(neighbour: Word, name: Word, names: Collection[str]) -> bool:
+    return neighbour.text not in names and neighbour.clause == name.clause
+
+
+def names_swapped(one: Shape, other: Shape) -> bool:
+    """Whether a word tied to one name in `one` is tied to another name in `other`
+    (in the same place), and to neither both ways: "Payments team … Orders service"
+    against "Orders team … Payments service". A move to the other side of a word, as
+    active and passive voice do ("X is owned by Y", "Y owns X"), is no swap."""
+    names = {word.text for word in one.words + other.words if word.name}
+    if not names:
+        return False
+    first, second = _attachments(one, names), _attachments(other, names)
+    for key in first.keys() & second.keys():
+        here, there = first[key], second[key]
+        if here & there:
+            continue
+        word = key[0]
+        anywhere_here = set().union(*(first.get((word, side), set()) for side in (-1, 0, 1)))
+        anywhere_there = set().union(*(second.get((word, side), set()) for side in (-1, 0, 1)))
+        if not (here & anywhere_there) and not (there & anywhere_here):
+            return True
+    return False

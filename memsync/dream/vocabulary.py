@@ -1,0 +1,172 @@
+"""The words duplicate detection reads (issue 15 item 3): which carry no fact, which a
+re-wording swaps, which say what a sentence is about, and a light English stemmer.
+Lists of words, not rules: the rules are in `memsync.dream.dedupe` and
+`memsync.dream.rewording`."""
+
+from __future__ import annotations
+
+import functools
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The words of a list written as text, one or more a line."""
+    return frozenset(text.split())
+
+
+DAYS = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+DAY_SET = frozenset(DAYS)
+# Words that carry no fact: articles, pronouns, auxiliaries, and the verbs a
+# re-wording swaps for one another.
+STOPWORDS = word_set(
+    """
+    a an the and or but of to in on at by for from with as is are was were be been
+    being it its this that these those there here we our us you your they their them
+    he she his her i me my do does did done has have had will would should shall can
+    could may might so if then than also just very all any each every some such into
+    onto about via per which who whom whose what when where why how up out over
+    under again once use uses used using prefer prefers preferred please note notes
+    keep kept make made go goes get gets got need needs needed whether because since
+    while s t
+    的 了 是 在 和 与 及 或 都 也 要 就 请 把 被 对 为 由 用 使
+    """
+)
+# The stopwords whose loss or swap never changes a fact, left out of the word order
+# `memsync.dream.rewording` reads. The others ("keep", "use", "on", "by", "of", …)
+# stay in it: "keep" where the other says "remove" is a substitution, and "port of X"
+# ties "port" to X less than "X port" does.
+GRAMMAR = word_set(
+    """
+    a an the and or but in at from with as is are was were be been being it
+    its this that these those there here we our us you your they their them he she his
+    her i me my do does did done has have had will would should shall can could may
+    might so if then than also just very into onto about via per which who whom whose
+    what when where why how s t 的 了 是 在 和 与 及 或 都 也 就 把 被 对 为
+    """
+)
+# Words that carry no fact and that re-wordings swap, add or drop ("handles",
+# "currently", "lives in", "the version"): not counted when word sets are compared.
+# Safe only with `memsync.dream.rewording`: a memory that puts a word of its own where
+# the other has one of these ("runs" → "skips") is still told apart.
+WORDING = word_set(
+    """
+    currently presently now still already actually basically generally simply really
+    mainly mostly primarily largely handle manage responsible responsibility charge
+    happen occur live located sit reside store stored run version environment schedule
+    around approximately roughly thing stuff info see
+    information detail person people folks someone anyone everyone named
+    through thru
+    """
+)
+
+
+# Lowercase words that say which thing a sentence is about (an environment, a
+# platform, a schedule, an order): added inside a sentence both memories say, they
+# make another fact of it ("deploys every Tuesday", "deploys to production every
+# Tuesday"), not the same fact plus one.
+QUALIFIERS = word_set(
+    """
+    staging production prod dev development qa sandbox preview canary local test
+    daily weekly nightly hourly monthly quarterly yearly annually biweekly
+    web mobile ios android desktop frontend backend internal external public private
+    primary secondary before after first last legacy old new read write
+    """
+)
+
+
+# Words a re-wording swaps for one another, each mapped to one of them (after the
+# stemmer). Only true synonyms in how teams write memories: never a pair like
+# staging/production or weekly/nightly, which are facts.
+_SYNONYM_GROUPS = (
+    "not never dont don no avoid",
+    "own owner ownership maintain maintainer belong",
+    "team squad",
+    "lead head",
+    "prod production",
+    "db database",
+    "repo repository",
+    "doc docs documentation",
+    "config configuration",
+    "k8s kubernetes",
+    "move migrate migrat",
+    "like prefer want",
+    "approve sign-off signoff",
+    "skip omit",
+    "first beforehand",
+    "only exclusively",
+    "live locat",
+    "ask request",
+    "pr prs pull-request",
+    "ci pipeline",
+    "deploy ship deployment",
+    "mandatory required requir must",
+)
+SYNONYMS = {word: group.split()[0] for group in _SYNONYM_GROUPS for word in group.split()}
+
+
+@functools.lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A light English stemmer: plurals, the commonest verb endings, "-ation" and a few
+    irregular participles. A final "e" goes too, so "handle", "handles" and "handled"
+    are one, and "rotates" and "rotation"."""
+    if len(word) <= 3 or not word.isascii() or not word.isalpha():
+        return word
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    stemmed = word
+    endings = (
+        ("ations", "at"),
+        ("ation", "at"),
+        ("ies", "y"),
+        ("sses", "ss"),
+        ("ings", ""),
+        ("ing", ""),
+        ("ed", ""),
+        ("es", "e"),
+    )
+    for suffix, keep in endings:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stemmed = word[: -len(suffix)] + keep
+            break
+    else:
+        if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+            stemmed = word[:-1]
+    # Four letters at least stay: "note" must not become "not".
+    return stemmed[:-1] if stemmed.endswith("e") and len(stemmed) > 4 else stemmed
+
+
+_IRREGULAR = {
+    participle: verb
+    for verb, participles in (
+        ("writ", "written wrote writes write"),
+        ("run", "ran runs running"),
+        ("build", "built builds building"),
+        ("choos", "chosen chose chooses choose"),
+        ("tak", "taken took takes take"),
+        ("giv", "given gave gives give"),
+        ("send", "sent sends sending"),
+        ("hold", "held holds holding"),
+    )
+    for participle in participles.split()
+}
+# The stemmed forms too ("approved" → "approv" → "approve"'s group).
+SYNONYMS |= {stem(word): canonical for word, canonical in SYNONYMS.items()}
