@@ -21,6 +21,7 @@ from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
 from memsync.memory.index import INDEX_FILENAME
 
 from .ages import first_parent_ages
+from .commit_tree import commit_index
 from .diff import Diff, FileDiff, parse_diff
 from .gitcmd import GitError, GitRunner
 from .history import (
@@ -32,6 +33,7 @@ from .history import (
     split_show,
 )
 from .lock import RepoLock
+from .plumbing import common_dir_of, git_dir_of
 from .recovery import clear_interrupted, is_server_owned, mark_server_owned
 from .refs import MAIN, head_ref
 from .tags import TagInfo, parse_tagger, tag_text
@@ -191,8 +193,7 @@ class MemoryRepo:
     def _common_dir(self) -> Path:
         """The repository's .git directory (shared by its worktrees)."""
         if self._common is None:
-            common = Path(self._git.run("rev-parse", "--git-common-dir"))
-            self._common = common if common.is_absolute() else self.path / common
+            self._common = common_dir_of(self.git_dir)
         return self._common
 
     @property
@@ -219,7 +220,10 @@ class MemoryRepo:
     @property
     def git_dir(self) -> Path:
         """This checkout's own Git directory (a worktree's, not the one it shares)."""
-        return Path(self._git.run("rev-parse", "--absolute-git-dir"))
+        found = git_dir_of(self.path)
+        return (
+            found if found is not None else Path(self._git.run("rev-parse", "--absolute-git-dir"))
+        )
 
     def set_merge_driver(self, command: str) -> None:
         """Point the ``MEMORY.md`` merge driver at ``command`` (a moved or upgraded
@@ -538,7 +542,11 @@ class MemoryRepo:
         with self.lock.held():
             self.recover()
             self._write("add", "--all", "--", *(paths or ["."]))
-            return self._commit_staged(paragraphs, author=author, allow_empty=allow_empty)
+            if paths is None:
+                return self._commit_staged(paragraphs, author=author, allow_empty=allow_empty)
+            # A few named files (an extraction): no pass over every tracked file.
+            env = author.env("AUTHOR") if author else None
+            return commit_index(self._git, paragraphs, env=env, allow_empty=allow_empty)
 
     def apply(
         self,
