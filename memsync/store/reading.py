@@ -163,18 +163,8 @@ class RepoReader:
             ids = self.blobs(rev)
             wanted = [p for p in wanted if p in ids]
             names = [ids[p] for p in wanted]
-        request = "".join(f"{name}\n" for name in names).encode()
-        out = self._git.run_with_input(request, "cat-file", "--batch")
-        found, position = {}, 0
-        for path in wanted:
-            line_end = out.index(b"\n", position)
-            header = out[position:line_end].split(b" ")
-            position = line_end + 1
-            if len(header) == 3 and header[1] == b"blob":
-                size = int(header[2])
-                found[path] = out[position : position + size]
-                position += size + 1
-        return found
+        contents = batch_blobs(self._git, names)
+        return {path: data for path, data in zip(wanted, contents, strict=True) if data is not None}
 
     def log(
         self,
@@ -329,6 +319,26 @@ class RepoReader:
         ) as log:  # fmt: skip
             assert log.stdout is not None
             yield from _split_nul(log.stdout)
+
+
+def batch_blobs(git: GitRunner, names: Sequence[str]) -> list[bytes | None]:
+    """The content of each blob ``names`` names (a blob id or ``rev:path``), in order,
+    through one ``git cat-file --batch``; None for a name that is missing or no blob."""
+    request = "".join(f"{name}\n" for name in names).encode()
+    out = git.run_with_input(request, "cat-file", "--batch")
+    contents: list[bytes | None] = []
+    position = 0
+    for _ in names:
+        line_end = out.index(b"\n", position)
+        header = out[position:line_end].split(b" ")
+        position = line_end + 1
+        if len(header) != 3:  # "<name> missing" (or ambiguous): no content follows
+            contents.append(None)
+            continue
+        size = int(header[2])
+        contents.append(out[position : position + size] if header[1] == b"blob" else None)
+        position += size + 1
+    return contents
 
 
 def _split_nul(stream: object) -> Iterable[bytes]:
