@@ -358,11 +358,17 @@ def _check_shapes(paths: Any, files: Any, links: Any) -> None:
         raise ValueError("a row without its fields")
 
 
-def cache_file(repo: MemoryRepo, scope: str) -> Path:
+def memsync_dir(repo: MemoryRepo) -> Path:
+    """Where the dashboard keeps what it computed from the repository: in its git
+    directory, which no push writes and which goes away with the repository."""
     git_dir = repo.path / ".git"
     if not git_dir.is_dir():  # a worktree's .git is a file naming its directory
         git_dir = repo.git_dir
-    return git_dir / "memsync" / (f"facts-{scope}.json" if scope else "facts.json")
+    return git_dir / "memsync"
+
+
+def cache_file(repo: MemoryRepo, scope: str) -> Path:
+    return memsync_dir(repo) / (f"facts-{scope}.json" if scope else "facts.json")
 
 
 def _load(path: Path, scope: str) -> tuple[ScopeFacts | None, tuple[int, int] | None]:
