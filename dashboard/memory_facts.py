@@ -78,41 +78,49 @@ class FileFacts:
 class FileTable(Mapping[str, FileFacts]):
     """A scope's topic files by name. Decoded from the file, each ``FileFacts`` is built
     when first asked for: a page shows a few hundred of ten thousand, and building them
-    all cost a fresh web process more than reading the file. The problems' rows are
-    served without building a ``FileFacts`` or a ``Problem``."""
+    all cost a fresh web process more than reading the file. The problems' rows and the
+    blobs are served without building a ``FileFacts`` or a ``Problem``."""
 
-    def __init__(
-        self, built: dict[str, FileFacts], rows: dict[str, list[Any]] | None = None
-    ) -> None:
-        self._built = built
-        self._rows = rows  # name → [blob, type, description, problem rows], as stored
+    def __init__(self, entries: dict[str, FileFacts | list[Any]]) -> None:
+        # name → its FileFacts, or its row as stored: [blob, type, description, problems]
+        self._entries = entries
 
     def __getitem__(self, name: str) -> FileFacts:
-        found = self._built.get(name)
-        if found is None:
-            if self._rows is None:
-                raise KeyError(name)
-            blob, kind, description, rows = self._rows[name]
-            found = FileFacts(blob, kind, description, tuple(map(_problem, rows)))
-            self._built[name] = found
+        found = self._entries[name]
+        if isinstance(found, list):
+            blob, kind, description, rows = found
+            found = self._entries[name] = FileFacts(
+                blob, kind, description, tuple(map(_problem, rows))
+            )
         return found
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._rows if self._rows is not None else self._built)
+        return iter(self._entries)
 
     def __len__(self) -> int:
-        return len(self._rows if self._rows is not None else self._built)
+        return len(self._entries)
 
     def __contains__(self, name: object) -> bool:
-        return name in (self._rows if self._rows is not None else self._built)
+        return name in self._entries
+
+    def entry(self, name: str) -> FileFacts | list[Any]:
+        """The file as this table holds it, built or not, to carry into another table."""
+        return self._entries[name]
+
+    def blob(self, name: str) -> str:
+        found = self._entries[name]
+        return found[0] if isinstance(found, list) else found.blob
+
+    def rows(self) -> dict[str, list[Any]]:
+        """Every file as the facts file stores it."""
+        return {name: _file_row(found) for name, found in self._entries.items()}
 
     def problem_rows(self) -> Iterator[list[Any]]:
-        if self._rows is not None:
-            for row in self._rows.values():
-                yield from row[3]
-        else:
-            for facts in self._built.values():
-                yield from map(_problem_row, facts.problems)
+        for found in self._entries.values():
+            if isinstance(found, list):
+                yield from found[3]
+            else:
+                yield from map(_problem_row, found.problems)
 
 
 class ProblemList(Sequence[Problem]):
@@ -242,14 +250,14 @@ def compute(
     tree = repo.blobs(commit)
     inside = {p.removeprefix(prefix): blob for p, blob in tree.items() if p.startswith(prefix)}
     topics = sorted(name for name in inside if is_topic_path(name))
-    known = previous.files if previous is not None else {}
-    kept = {n: known[n] for n in topics if n in known and known[n].blob == inside[n]}
+    known = previous.files if previous is not None else FileTable({})
+    kept = {n: known.entry(n) for n in topics if n in known and known.blob(n) == inside[n]}
     indexes = [n for n in inside if n == INDEX_FILENAME or is_subindex_path(n)]
     wanted = [n for n in topics if n not in kept] + indexes
     read = repo.read_many(commit, [prefix + name for name in wanted])
     blobs = {path.removeprefix(prefix): data for path, data in read.items()}
     parsed = {n: _file_facts(n, inside[n], blobs[n]) for n in topics if n in blobs}
-    merged = {**kept, **parsed}
+    merged: dict[str, FileFacts | list[Any]] = {**kept, **parsed}
     files = {name: merged[name] for name in topics if name in merged}
     index = MemoryIndex.parse_bytes(blobs[INDEX_FILENAME]) if INDEX_FILENAME in blobs else None
     subindexes = {
@@ -299,6 +307,12 @@ def _problem(row: list[Any]) -> Problem:
     return Problem(_CODES[code], str(path), line, str(message), _SEVERITIES[severity])
 
 
+def _file_row(found: FileFacts | list[Any]) -> list[Any]:
+    if isinstance(found, list):
+        return found
+    return [found.blob, found.type, found.description, list(map(_problem_row, found.problems))]
+
+
 def _row_sort_key(row: list[Any]) -> tuple[str, int, str]:
     """``Problem.sort_key`` of a row."""
     return (row[1], row[2] or 0, row[0])
@@ -314,10 +328,7 @@ def _encoded(facts: ScopeFacts) -> str:
             "scopes": list(facts.scopes),
             "index": index.decode("utf-8", "surrogateescape") if index is not None else None,
             "paths": facts.paths,
-            "files": {
-                name: [f.blob, f.type, f.description, [_problem_row(p) for p in f.problems]]
-                for name, f in facts.files.items()
-            },
+            "files": facts.files.rows(),
             "links": facts.links,
         }
     )
@@ -339,7 +350,7 @@ def _decoded(text: str, scope: str) -> ScopeFacts | None:
             scopes=tuple(str(s) for s in data["scopes"]),
             index_bytes=index.encode("utf-8", "surrogateescape") if index is not None else None,
             paths=paths,
-            files=FileTable({}, files),
+            files=FileTable(files),
             links=links,
         )
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeError):
@@ -477,26 +488,35 @@ def forget_all() -> None:
 
 
 def facts_at(repo: MemoryRepo, commit: str, scope: str = "") -> ScopeFacts:
-    """The scope's facts at ``commit``: remembered, else moved on from the ones this
-    process remembers for an earlier commit, else from the file, else computed (from the
-    file's older facts where blobs did not change) and written back."""
+    """The scope's facts at ``commit``: remembered, else from the file when it holds
+    them, else moved on from the ones this process remembers for an earlier commit, else
+    computed (from the file's older facts where blobs did not change) and written back."""
     key = (str(repo.path), scope)
     found = _remembered(key, commit)
     if found is not None:
         return found
     path = cache_file(repo, scope)
     earlier = _remembered(key)
-    if earlier is not None:
-        # Main moved under a process that served it: only the changed blobs are read,
-        # which costs less than decoding the whole file even when the worker has written
-        # it for ``commit`` already (``dashboard.tasks.facts``). The file is left to the
-        # worker, and to processes that start later: encoding ten thousand files costs
-        # a request as much as computing them.
+    # Written by the worker once main moved (``dashboard.tasks.facts``) or by another web
+    # process: decoding (its objects are built lazily) costs less than moving on.
+    found = _stored_facts(path, commit, scope)
+    if found is None and earlier is not None:
+        # Main moved under a process that served it: only the changed blobs are read.
+        # The file is left to the worker, and to processes that start later: encoding
+        # ten thousand files costs a request as much as computing them.
         found = compute(repo, commit, scope, previous=earlier)
-    else:
+    if found is None:
         found = _loaded_or_computed(repo, path, commit, scope)
     _remember(key, found)
     return found
+
+
+def _stored_facts(path: Path, commit: str, scope: str) -> ScopeFacts | None:
+    """The file's facts when they are ``commit``'s (a look at its first bytes first)."""
+    if _stored_commit(path) != commit:
+        return None
+    stored, _seen = _load(path, scope)
+    return stored if stored is not None and stored.commit == commit else None
 
 
 def _loaded_or_computed(repo: MemoryRepo, path: Path, commit: str, scope: str) -> ScopeFacts:
@@ -547,8 +567,14 @@ def _written(repo: MemoryRepo, commit: str, scope: str) -> ScopeFacts:
     """``facts_at``, with the file brought up to them when it holds an older commit."""
     found = facts_at(repo, commit, scope)
     path = cache_file(repo, scope)
-    if _stored_commit(path) != commit:
+    if not _written_for(path, commit):
         with _computing(path):
-            if _stored_commit(path) != commit:
+            if not _written_for(path, commit):
                 _store(path, found)
     return found
+
+
+def _written_for(path: Path, commit: str) -> bool:
+    """Whether the facts file and its summary both hold ``commit``'s."""
+    summary = _stored_summary(path)
+    return _stored_commit(path) == commit and summary is not None and summary.commit == commit
