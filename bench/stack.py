@@ -36,6 +36,21 @@ def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
+def installed_environment() -> dict[str, str]:
+    """This process's environment as an installed memsync runs in: with bytecode cached.
+    A session started with PYTHONDONTWRITEBYTECODE=1 would otherwise make each memsync
+    process compile every module it imports from source (about 50 ms on this machine),
+    which no installed client pays: pip compiles the bytecode when it installs."""
+    return {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+
+
+def cpu_now() -> float:
+    """CPU seconds used so far by this process and the children it has waited for."""
+    own = time.process_time()
+    children = os.times()
+    return own + children.children_user + children.children_system
+
+
 def percentile(samples: list[float], fraction: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]

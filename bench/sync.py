@@ -15,7 +15,12 @@ Celery worker, then measures with the real git CLI:
   * a crowd: ``--members`` members (20) pushing ``--pushes`` commits each (5) at the same
     time, each a new topic file with its index entry: failed and lost pushes, push
     latency p50/p95/max, time from push to ``main`` p50/p95/max, and how long after the
-    last push the last change reached ``main``.
+    last push the last change reached ``main``. Every member clones first; the pushes
+    start together once all clones are done (twenty clones of the project are not
+    part of the pushes' cost). The server's CPU seconds per push (web workers, hooks
+    and their git processes, the Celery worker's merges) are read from ``/proc`` for
+    the whole crowd, beside the clients' own (the bench's ``git`` processes, on the
+    same cores): on a shared machine a CPU figure is steadier than a latency.
 
 memsync's requests carry the token in ``http.extraHeader`` (what a configured client
 does); a client that waits for the 401 challenge pays one extra round trip per command.
@@ -27,6 +32,7 @@ from __future__ import annotations
 import argparse
 import base64
 import os
+import resource
 import subprocess
 import threading
 import time
@@ -105,6 +111,47 @@ class BackendHandler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+
+def tree_cpu_seconds(roots: list[int]) -> float:
+    """CPU seconds the processes ``roots`` and all their descendants have used, the
+    finished ones included (a parent's counters take its reaped children's).
+
+    A process that ends between two readings moves its time into its parent's counters,
+    so the difference of two readings is what the tree used in between.
+    """
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # it ended meanwhile
+        # Fields after the command name: state, ppid, …; utime, stime, cutime, cstime
+        # are the 12th to 15th of them.
+        fields = stat[stat.rindex(")") + 2 :].split()
+        parents[int(entry.name)] = int(fields[1])
+        used[int(entry.name)] = sum(int(value) for value in fields[11:15]) / tick
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents.items():
+        children.setdefault(parent, []).append(pid)
+    seen: set[int] = set()
+    pending = [pid for pid in roots if pid in used]
+    while pending:
+        pid = pending.pop()
+        if pid not in seen:
+            seen.add(pid)
+            pending += children.get(pid, [])
+    return sum(used[pid] for pid in seen)
+
+
+def clients_cpu_seconds() -> float:
+    """CPU seconds of this process's finished children: the bench's own git commands."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def fill(repo: MemoryRepo, files: int) -> None:
@@ -236,6 +283,8 @@ def run_crowd(stack: Stack, web_url: str, members: int, pushes: int) -> None:
     pushed: list[tuple[str, float]] = []
     push_ends: list[float] = []
     guard = threading.Lock()
+    # Every member has cloned before anyone pushes; the bench's thread waits here too.
+    all_cloned = threading.Barrier(members + 1)
 
     def member(name: str) -> None:
         home = base / "crowd" / name
@@ -247,6 +296,7 @@ def run_crowd(stack: Stack, web_url: str, members: int, pushes: int) -> None:
         clone = home / "clone"
         git(*auth, "clone", "-q", f"{web_url}/git/{SLUG}.git", str(clone), env=client_env)
         git("checkout", "-q", "-b", f"members/{name}", cwd=clone)
+        all_cloned.wait()
         for n in range(pushes):
             topic = f"{name}_{n}.md"
             (clone / topic).write_text(
@@ -271,11 +321,14 @@ def run_crowd(stack: Stack, web_url: str, members: int, pushes: int) -> None:
                 push_ends.append(ended)
                 pushed.append((sha, started))
 
-    started = time.perf_counter()
-    last_in_main = started
     threads = [threading.Thread(target=member, args=(name,)) for name in names]
     for thread in threads:
         thread.start()
+    all_cloned.wait()
+    server = [process.pid for process in stack.processes]
+    server_cpu, clients_cpu = tree_cpu_seconds(server), clients_cpu_seconds()
+    started = time.perf_counter()
+    last_in_main = started
     waiting: dict[str, float] = {}
     checked: tuple[str | None, int] = (None, 0)
     deadline = time.perf_counter() + 1800
@@ -301,6 +354,8 @@ def run_crowd(stack: Stack, web_url: str, members: int, pushes: int) -> None:
         checked = (checked[0], len(waiting))
         time.sleep(0.05)
     total = time.perf_counter() - started
+    server_cpu = tree_cpu_seconds(server) - server_cpu
+    clients_cpu = clients_cpu_seconds() - clients_cpu
     main_files = set(server_repo.files("main"))
     lost = [
         f"{name}_{n}.md"
@@ -323,6 +378,9 @@ def run_crowd(stack: Stack, web_url: str, members: int, pushes: int) -> None:
     if push_ends:
         # The aim (issue 14): every change on main within 30 s of the last push.
         print(f"last change reached main {last_in_main - max(push_ends):.2f}s after the last push")
+    count = members * pushes
+    print(f"CPU per push: server {server_cpu / count * 1000:.0f} ms (web, hooks, git, worker), "
+          f"clients {clients_cpu / count * 1000:.0f} ms; {os.cpu_count()} cores")  # fmt: skip
     for failure in failures[:5]:
         print(f"  failed: {failure}")
 

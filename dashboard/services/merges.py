@@ -7,7 +7,11 @@ module adds the ``Run`` the dashboard shows and the dream's nudge after a merge.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import threading
+from collections.abc import Iterator
 
 from django.contrib.auth.models import User
 
@@ -28,6 +32,10 @@ log = logging.getLogger(__name__)
 # (an extraction's commit, a conflict resolution) wait for the lock meanwhile, and the
 # tasks queued behind this one take over whatever is left.
 MAX_MERGES_PER_PASS = 50
+# The niceness a merge pass runs at (0 is the default, 19 the lowest priority): a storm
+# of pushes and the merges it queues share the server's cores, and a push keeps its
+# pusher waiting while a merge only has to reach main within seconds (issue 14).
+MERGE_NICENESS = 10
 
 
 def merge_into_main(
@@ -54,7 +62,7 @@ def merge_into_main(
     run = _start_merge_run(project, username, tip, task_id, worker, extraction=extraction)
     try:
         repo = sync.open_repository(project)
-        with repo.lock.held():
+        with _behind_pushes(), repo.lock.held():
             summary, merged = _merge_recorded(project, repo, run, username, branch)
             merged += _merge_members_ahead(project, repo, task_id, worker)
     except (StoreError, GitError, RepoLockTimeout) as error:
@@ -64,6 +72,26 @@ def merge_into_main(
         queue_dream_gate_check(project.pk, "push")
         queue_facts_warmup(project.pk)
     return summary
+
+
+@contextlib.contextmanager
+def _behind_pushes() -> Iterator[None]:
+    """Run the calling thread, and the git processes it starts, at :data:`MERGE_NICENESS`.
+
+    Linux keeps a niceness per thread and a child inherits its forking thread's, so the
+    worker's other threads are untouched. Raising it needs no privilege; lowering it
+    back does, so an unprivileged worker process stays at this niceness once it merged
+    (its later tasks are background work too).
+    """
+    thread = threading.get_native_id()
+    before = os.getpriority(os.PRIO_PROCESS, thread)
+    if before < MERGE_NICENESS:
+        os.setpriority(os.PRIO_PROCESS, thread, MERGE_NICENESS)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(PermissionError):
+            os.setpriority(os.PRIO_PROCESS, thread, before)
 
 
 def _start_merge_run(

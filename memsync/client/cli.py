@@ -14,28 +14,51 @@ from typing import Any
 
 from memsync.client.errors import CommandError
 
-COMMAND_MODULES = (
-    "memsync.client.commands.local",
-    "memsync.client.commands.dream",
-    "memsync.client.commands.sync",
-    "memsync.client.commands.unlink",
-    "memsync.client.commands.hooks",
-    "memsync.client.commands.extract",
-    "memsync.client.commands.recall",
-)
+_LOCAL = "memsync.client.commands.local"
+_DREAM = "memsync.client.commands.dream"
+_SYNC = "memsync.client.commands.sync"
+# The module that registers each command, in the order ``--help`` lists them. A run of
+# one command builds the parser from its module only: the prompt hook and each
+# extraction start a process, and registering every command costs ~8 ms each time.
+COMMANDS = {
+    "init": _LOCAL,
+    "check": _LOCAL,
+    "ls": _LOCAL,
+    "log": _LOCAL,
+    "merge-index": _LOCAL,
+    "dream": _DREAM,
+    "proposals": _DREAM,
+    "approve": _DREAM,
+    "reject": _DREAM,
+    "revert": _DREAM,
+    "login": _SYNC,
+    "link": _SYNC,
+    "pull": _SYNC,
+    "push": _SYNC,
+    "status": _SYNC,
+    "credential": _SYNC,
+    "unlink": "memsync.client.commands.unlink",
+    "hooks": "memsync.client.commands.hooks",
+    "extract": "memsync.client.commands.extract",
+    "recall": "memsync.client.commands.recall",
+}
+COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 
-__all__ = ["COMMAND_MODULES", "CommandError", "build_parser", "main"]
+__all__ = ["COMMANDS", "COMMAND_MODULES", "CommandError", "build_parser", "main"]
 
 Handler = Callable[[argparse.Namespace], int]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with `command`, one that knows only that command (every
+    command when it is none of them, so a typo still lists them all)."""
     parser = argparse.ArgumentParser(
         prog="memsync", description="Git-backed team memory for coding agents."
     )
     parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module_name in COMMAND_MODULES:
+    modules = (COMMANDS[command],) if command in COMMANDS else COMMAND_MODULES
+    for module_name in modules:
         importlib.import_module(module_name).register(subparsers)
     return parser
 
@@ -64,8 +87,10 @@ def _installed_version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    # The first word names the command: the only top-level option is --version.
+    command = arguments[0] if arguments and not arguments[0].startswith("-") else None
+    args = build_parser(command).parse_args(arguments)
     handler: Handler = args.handler
     try:
         return handler(args)

@@ -217,16 +217,19 @@ class DeterministicEngine:
     incremental = True
 
     def extract(self, request: ExtractionRequest) -> EngineOutcome:
-        outcome = EngineOutcome(engine=self.name)
+        outcome = EngineOutcome(engine=self.name, originals={})
+        found_requests = [found for message in request.messages for found in find_requests(message)]
+        if not found_requests:
+            # Most turns ask to remember nothing: the directory is not even listed.
+            return outcome
         directory = _Directory.read(request.workdir)
         try:
-            for message in request.messages:
-                for found in find_requests(message):
-                    day = (found.timestamp or request.now).date()
-                    if found.action == "remember":
-                        _remember(directory, found, day, request, outcome)
-                    else:
-                        _forget(directory, found, outcome)
+            for found in found_requests:
+                day = (found.timestamp or request.now).date()
+                if found.action == "remember":
+                    _remember(directory, found, day, request, outcome)
+                else:
+                    _forget(directory, found, outcome)
             directory.save()
         finally:
             directory.close()

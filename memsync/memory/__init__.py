@@ -11,12 +11,11 @@ from memsync.lazy import lazy_exports
 if TYPE_CHECKING:
     from memsync.memory.dates import RelativeDate, find_relative_dates, rewrite_relative_dates
     from memsync.memory.directory import (
-        LOGS_DIRNAME,
-        TEAM_DIRNAME,
         MemoryDirectory,
         is_log_path,
         is_topic_path,
     )
+    from memsync.memory.folders import LOGS_DIRNAME, TEAM_DIRNAME
     from memsync.memory.freshness import (
         FRESHNESS_NOTE,
         age_days,
@@ -50,8 +49,8 @@ _SOURCES = {
     "RelativeDate": "memsync.memory.dates",
     "find_relative_dates": "memsync.memory.dates",
     "rewrite_relative_dates": "memsync.memory.dates",
-    "LOGS_DIRNAME": "memsync.memory.directory",
-    "TEAM_DIRNAME": "memsync.memory.directory",
+    "LOGS_DIRNAME": "memsync.memory.folders",
+    "TEAM_DIRNAME": "memsync.memory.folders",
     "MemoryDirectory": "memsync.memory.directory",
     "is_log_path": "memsync.memory.directory",
     "is_topic_path": "memsync.memory.directory",

@@ -25,13 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memsync.confined import ConfinedRoot, ConfinementError
+from memsync.memory.folders import LOGS_DIRNAME
 from memsync.memory.index import INDEX_FILENAME, IndexEntry, MemoryIndex
 from memsync.memory.problems import Problem, ProblemCode, Severity
 from memsync.memory.subindex import SUBINDEX_DIRNAME, entry_path, is_subindex_path
 from memsync.memory.topic import MemoryFile
 
-LOGS_DIRNAME = "logs"
-TEAM_DIRNAME = "team"
 _LOG_PATH = re.compile(r"^logs/(\d{4})/(\d{2})/(\d{4})-(\d{2})-(\d{2})\.md$")
 
 

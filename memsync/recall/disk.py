@@ -21,15 +21,15 @@ import hashlib
 import os
 import sqlite3
 from array import array
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from stat import S_ISREG
 
 from memsync.confined import ConfinedRoot, ConfinementError
-from memsync.memory import INDEX_FILENAME, TEAM_DIRNAME, MemoryFile
+from memsync.memory.folders import TEAM_DIRNAME
 from memsync.recall.manifest import document_for
 from memsync.recall.rank import SCHEMA_VERSION, RecallDocument, RecallIndex, create_schema
-from memsync.store.plumbing import head_commit
+from memsync.store.plumbing import git_dir_of, head_commit
 
 INDEX_NAME = "recall-index.sqlite"
 _BUSY_TIMEOUT = 10.0  # seconds a second hook waits for the first one's update
@@ -37,15 +37,8 @@ _BUSY_TIMEOUT = 10.0  # seconds a second hook waits for the first one's update
 
 def default_location(root: Path) -> Path | None:
     """``<git dir>/memsync/recall-index.sqlite`` when `root` is a Git repository."""
-    git = root / ".git"
-    if git.is_dir():
-        return git / "memsync" / INDEX_NAME
-    if git.is_file():  # a worktree or submodule: ".git" names the real git dir
-        text = git.read_text(encoding="utf-8", errors="replace").strip()
-        if text.startswith("gitdir:"):
-            target = Path(text.removeprefix("gitdir:").strip())
-            return (root / target if not target.is_absolute() else target) / "memsync" / INDEX_NAME
-    return None
+    git_dir = git_dir_of(root)
+    return None if git_dir is None else git_dir / "memsync" / INDEX_NAME
 
 
 class DiskIndex:
@@ -69,52 +62,86 @@ class DiskIndex:
 
     def update(self) -> None:
         """Index what changed on disk since the last call; drop what is gone."""
-        scanned = list(self._scan())
+        scanned = self._scan()
         # The common case is that nothing changed: one digest of every (path, mtime,
         # size) says so without loading 50,000 rows back from the index. Built in C
-        # (join, array) rather than per file in Python.
-        digest = hashlib.blake2b("\0".join([path for path, _ in scanned]).encode(), digest_size=16)
-        digest.update(array("q", [number for _, stat in scanned for number in stat]).tobytes())
+        # (join, array) rather than per file in Python; kept, to tell what changed.
+        names = "\0".join([path for path, _ in scanned]).encode()
+        # One number per file for its (mtime, size): hashes of ints do not vary between
+        # processes (another Python may read each file once more), and one number makes
+        # the comparison with the last scan C work.
+        stats = array("q", [hash(stat) for _, stat in scanned])
+        digest = hashlib.blake2b(names, digest_size=16)
+        digest.update(stats.tobytes())
         signature = digest.hexdigest()
         ages = self._ages_if_head_moved() if self._with_ages else None
         self.changed = 0
         if ages is None and self._meta("signature") == signature:
             return
         present = dict(scanned)
-        known = {
-            path: (mtime_ns, size, committed)
-            for path, mtime_ns, size, committed in self._db.execute(
-                "SELECT path, mtime_ns, size, committed FROM files"
-            )
-        }
-        gone = [path for path in known if path not in present]
-        changed = [
-            path for path, stat in present.items() if known.get(path, (None, None))[:2] != stat
-        ]
-        if ages is not None:
-            committed = ages
-        else:
-            committed = {
-                path: datetime.fromtimestamp(known[path][2], tz=UTC)
-                for path in changed
-                if path in known and known[path][2] is not None
-            }
+        before, gone = self._changes_since_last_scan(scanned, stats)
+        changed = list(before)
+        committed = ages if ages is not None else self._committed(changed)
         documents: list[RecallDocument] = []
         for path in changed:
             document = self._read_document(path, present[path][0], committed.get(path))
             if document is not None:
                 documents.append(document)
-            elif path in known:  # no longer readable as a memory
+            elif before[path]:  # no longer readable as a memory
                 gone.append(path)
         self.changed = len(documents)
         if gone:
             self.index.remove(gone)
         if documents:
-            self.index.add(documents, present, committed)
+            self.index.add(documents, {path: present[path] for path in changed}, committed)
         if ages is not None:
             self._set_ages(ages)
         with self._db:
-            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('signature', ?)", (signature,))
+            self._db.executemany(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                [("signature", signature), ("scan-paths", names), ("scan-stats", stats.tobytes())],
+            )
+
+    def _changes_since_last_scan(
+        self, scanned: list[tuple[str, tuple[int, int]]], stats: array[int]
+    ) -> tuple[dict[str, bool], list[str]]:
+        """The files new or changed since the last scan (each mapped to whether it was
+        there then), and those gone. Compared with that scan as kept in the index, two
+        values, rather than with 50,000 rows read back (issue 14)."""
+        before = self._last_scan()
+        now = [path for path, _ in scanned]
+        changed = {
+            path: path in before
+            for path, stat in zip(now, stats, strict=True)
+            if before.get(path) != stat
+        }
+        return changed, list(before.keys() - set(now))
+
+    def _last_scan(self) -> dict[str, int]:
+        """Each file of the last scan and the number for its (mtime, size)."""
+        names, kept = self._meta("scan-paths"), self._meta("scan-stats")
+        if isinstance(names, bytes) and isinstance(kept, bytes):
+            paths = names.decode().split("\0") if names else []
+            previous = array("q")
+            previous.frombytes(kept)
+            if len(previous) == len(paths):
+                return dict(zip(paths, previous, strict=True))
+        # An index written before the scan was kept: its rows tell the same.
+        rows = self._db.execute("SELECT path, mtime_ns, size FROM files")
+        return {path: hash((mtime_ns, size)) for path, mtime_ns, size in rows}
+
+    def _committed(self, paths: list[str]) -> dict[str, datetime]:
+        """When Git last changed each of `paths`, as the index knows it."""
+        found: dict[str, datetime] = {}
+        for start in range(0, len(paths), 500):
+            chunk = paths[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            query = f"SELECT path, committed FROM files WHERE path IN ({marks})"  # noqa: S608
+            for path, when in self._db.execute(query, chunk):
+                if when is None:
+                    continue
+                found[path] = datetime.fromtimestamp(when, tz=UTC)
+        return found
 
     def _meta(self, key: str) -> object:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -136,26 +163,34 @@ class DiskIndex:
             scopes.append((self.root / TEAM_DIRNAME, f"{TEAM_DIRNAME}/"))
         return scopes
 
-    def _scan(self) -> Iterator[tuple[str, tuple[int, int]]]:
-        """(path, (mtime_ns, size)) of every topic file: one stat each, no reads."""
+    def _scan(self) -> list[tuple[str, tuple[int, int]]]:
+        """(path, (mtime_ns, size)) of every topic file: one stat each, no reads. The
+        stats are taken relative to the open directory (no path walk per file) and
+        their mode tells a link from a file; at 50,000 files each step counts."""
+        from memsync.memory import INDEX_FILENAME
+
+        found: list[tuple[str, tuple[int, int]]] = []
         for scope_root, prefix in self._scopes():
             try:
-                entries = os.scandir(scope_root)
+                directory = os.open(scope_root, os.O_RDONLY | os.O_DIRECTORY)
             except OSError:
                 continue
-            with entries:
-                for entry in entries:
-                    name = entry.name
-                    if not name.endswith(".md") or name == INDEX_FILENAME:
-                        continue
-                    try:
-                        if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
-                            # A link may lead out of the directory: not a memory here.
+            try:
+                with os.scandir(directory) as entries:
+                    for entry in entries:
+                        name = entry.name
+                        if not name.endswith(".md") or name == INDEX_FILENAME:
                             continue
-                        stat = entry.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    yield prefix + name, (stat.st_mtime_ns, stat.st_size)
+                        try:
+                            stat = entry.stat(follow_symlinks=False)
+                        except OSError:
+                            continue
+                        # A link may lead out of the directory: not a memory here.
+                        if S_ISREG(stat.st_mode):
+                            found.append((prefix + name, (stat.st_mtime_ns, stat.st_size)))
+            finally:
+                os.close(directory)
+        return found
 
     def _read_document(
         self, path: str, mtime_ns: int, committed: datetime | None
@@ -163,6 +198,8 @@ class DiskIndex:
         data = self.read(path)
         if data is None:
             return None
+        from memsync.memory import MemoryFile
+
         modified = committed or datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC)
         return document_for(path, MemoryFile.parse(path.rsplit("/", 1)[-1], data), modified)
 
@@ -221,7 +258,10 @@ def _connect(location: Path | None) -> sqlite3.Connection:
             if version not in (0, SCHEMA_VERSION):
                 raise sqlite3.DatabaseError(f"index format {version}, not {SCHEMA_VERSION}")
             connection.execute("PRAGMA journal_mode = WAL")
-            connection.execute("PRAGMA synchronous = NORMAL")
+            # No fsync: the index is a cache of files whose own commits git does not
+            # fsync either, and a flush cost the hook and each extraction tens of
+            # milliseconds whenever the disk was busy (issue 14).
+            connection.execute("PRAGMA synchronous = OFF")
             connection.execute("PRAGMA cache_size = -32768")  # 32 MB while building
             if version == 0:
                 create_schema(connection)

@@ -19,10 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
-from memsync.memory import TEAM_DIRNAME, MemoryDirectory, MemoryFile
-from memsync.memory.layout import MemoryLayout
 from memsync.recall.rank import RecallDocument
+
+if TYPE_CHECKING:  # the hook's warm path parses no memory: no YAML, no format to import
+    from memsync.memory import MemoryDirectory, MemoryFile
+    from memsync.memory.layout import MemoryLayout
 
 
 def iso_time(moment: datetime) -> str:
@@ -68,6 +71,8 @@ def document_for(path: str, memory: MemoryFile, modified: datetime) -> RecallDoc
 def layout_of(memory: MemoryFile) -> MemoryLayout | None:
     """The frontmatter layout a text file with a declared type uses: what
     `memsync.memory.layout.detect_layout` counts."""
+    from memsync.memory.layout import MemoryLayout
+
     if not memory.is_text or memory.type is None:
         return None
     return MemoryLayout.CURRENT if memory.has_nested_type else MemoryLayout.CLASSIC
@@ -103,6 +108,8 @@ def read_documents(
     A file's last change comes from `modified` (Git history) when it names it, else
     from the file's mtime: a plain Claude Code directory, or a file not committed yet.
     """
+    from memsync.memory import TEAM_DIRNAME, MemoryDirectory
+
     known = dict(modified or {})
     scopes = [(root, "")]
     # A linked team/ is not followed (issue 10): MemoryDirectory.read would trust it.

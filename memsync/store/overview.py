@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .history import LOG_FORMAT, CommitInfo, parse_log
+from .reading import batch_blobs
 from .repo import MemoryRepo
 
 CACHE_NAME = "overview.json"
@@ -238,18 +239,10 @@ def _index_sizes(repo: MemoryRepo, blobs: set[str]) -> dict[str, tuple[int, int]
     if not blobs:
         return {}
     ordered = sorted(blobs)
-    request = "".join(f"{blob}\n" for blob in ordered).encode()
-    out = repo._git.run_with_input(request, "cat-file", "--batch")
     sizes: dict[str, tuple[int, int]] = {}
-    position = 0
-    for blob in ordered:
-        line_end = out.index(b"\n", position)
-        header = out[position:line_end].split(b" ")
-        position = line_end + 1
-        if len(header) == 3 and header[1] == b"blob":
-            size = int(header[2])
-            text = out[position : position + size].decode("utf-8", "replace")
-            position += size + 1
+    for blob, data in zip(ordered, batch_blobs(repo._git, ordered), strict=True):
+        if data is not None:
+            text = data.decode("utf-8", "replace")
             sizes[blob] = (len(text.splitlines()), len(text.encode("utf-16-le")) // 2)
     return sizes
 

@@ -22,6 +22,32 @@ def ensure_config(git_dir: Path, settings: Mapping[str, str]) -> bool:
     return changed
 
 
+def git_dir_of(root: Path) -> Path | None:
+    """The Git directory of the working tree at `root`, read from ``root/.git`` (a
+    directory, or a worktree's ``gitdir:`` file) without starting git; None when there
+    is none. Each process spent on this cost every extraction a few milliseconds."""
+    dot_git = root / ".git"
+    if dot_git.is_dir():
+        return dot_git
+    if not dot_git.is_file():
+        return None
+    text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
+    if not text.startswith("gitdir:"):
+        return None
+    target = Path(text.removeprefix("gitdir:").strip())
+    return target if target.is_absolute() else (root / target).resolve()
+
+
+def common_dir_of(git_dir: Path) -> Path:
+    """The directory `git_dir` shares with its worktrees: what its ``commondir`` file
+    names (a linked worktree's), else itself (gitrepository-layout(5))."""
+    try:
+        shared = Path((git_dir / "commondir").read_text(encoding="utf-8").strip())
+    except FileNotFoundError:
+        return git_dir
+    return shared if shared.is_absolute() else (git_dir / shared).resolve()
+
+
 def head_commit(directory: Path) -> str:
     """The commit ``HEAD`` names in ``directory`` ("" before the first commit, or when
     it is no repository, or git is missing): one short process."""

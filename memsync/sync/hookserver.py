@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import importlib
-import json
 import os
 import select
 import signal
@@ -44,7 +43,7 @@ SOCKET_NAME = "hooks.sock"
 # How often the server looks whether the process that started it is still there.
 _PARENT_CHECK_SECONDS = 1.0
 _LISTEN_BACKLOG = 128
-# A request is a JSON object of the hook's name, directory and environment.
+# A request holds the hook's name, directory and environment.
 _MAX_REQUEST_BYTES = 1024 * 1024
 # A server that stopped is started again at most this often.
 _RESTART_SECONDS = 30.0
@@ -175,11 +174,14 @@ def _receive(connection: socket.socket) -> tuple[str, str, dict[str, str], list[
         body = b""
         while len(body) < size and (more := connection.recv(size - len(body))):
             body += more
-        request = json.loads(body)
-        module = HOOK_MODULES[request["hook"]]
-        cwd = str(request["cwd"])
-        env = {str(key): str(value) for key, value in dict(request["env"]).items()}
-    except (OSError, ValueError, KeyError, TypeError):
+        # What ``memsync/sync/hookclient.py`` sends: hook, directory, then names and
+        # values of its environment, NUL-separated.
+        hook, cwd, *environment = (os.fsdecode(part) for part in body.split(b"\0"))
+        if len(environment) % 2:
+            return None
+        module = HOOK_MODULES[hook]
+        env = dict(zip(environment[::2], environment[1::2], strict=True))
+    except (OSError, ValueError, KeyError):
         return None
     return module, cwd, env, descriptors
 

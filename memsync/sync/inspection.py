@@ -26,7 +26,6 @@ from memsync.store.objects import (
     PushedObject,
     PushedTree,
     new_trees,
-    object_types,
     pushed_objects,
     quarantined_objects,
     tip_links,
@@ -83,25 +82,29 @@ def inspect_push(git_dir: Path, updates: Sequence[RefUpdate], pusher: str) -> Pu
     if report.refusals:
         return report
     tips = [update.new for update in updates if not update.is_delete]
-    types = object_types(git_dir, tips)
-    for update in updates:
-        if not update.is_delete and types.get(update.new) != "commit":
-            report.refusals.append(f"{update.ref}: must point at a commit")
-    if report.refusals:
-        return report
-    new = pushed_objects(git_dir, tips)
     # What the pack carried beyond the tips' history; Git would keep it (issue 10).
-    stray = {sha: obj for sha, obj in quarantined_objects(git_dir).items() if sha not in new}
-    findings: list[Finding] = []
-    problems: list[Problem] = []
-    if new or stray:
-        with ObjectReader(git_dir) as reader:
-            findings, problems = _check_content(reader, new)
-            findings += _check_stray(reader, stray)
+    quarantined = quarantined_objects(git_dir)
+    if not (tips or quarantined):
+        return report
+    with ObjectReader(git_dir) as reader:
+        found = reader.describe(tips)
+        for update in updates:
+            if not update.is_delete and _kind(found[update.new]) != "commit":
+                report.refusals.append(f"{update.ref}: must point at a commit")
+        if report.refusals:
+            return report
+        new = pushed_objects(git_dir, reader, tips)
+        stray = {sha: obj for sha, obj in quarantined.items() if sha not in new}
+        findings, problems = _check_content(reader, new)
+        findings += _check_stray(reader, stray)
     findings += _links_in_tips(git_dir, tips, {finding.path for finding in findings})
     report.refusals += [finding.message() for finding in findings]
     report.warnings += [_problem_line(problem) for problem in problems]
     return report
+
+
+def _kind(pushed: PushedObject | None) -> str:
+    return pushed.type if pushed is not None else "missing"
 
 
 def _check_content(

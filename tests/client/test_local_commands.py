@@ -160,3 +160,24 @@ def test_init_drops_a_team_clone_an_earlier_commit_recorded_as_a_gitlink(tmp_pat
     listed = subprocess.run(tree, cwd=directory, capture_output=True, text=True).stdout
     assert "160000" not in listed and "team" not in listed and "user_role.md" in listed
     assert (team / ".git").is_dir()
+
+
+def test_it_knows_which_module_registers_each_command():
+    import argparse
+    import importlib
+
+    from memsync.client.cli import COMMAND_MODULES, COMMANDS
+
+    for module_name in COMMAND_MODULES:
+        subparsers = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(module_name).register(subparsers)
+        registered = set(subparsers.choices)
+        assert registered == {c for c, m in COMMANDS.items() if m == module_name}, module_name
+
+
+def test_it_lists_every_command_when_the_first_word_is_none_of_them():
+    result = memsync("extrakt", "dir")
+
+    assert result.returncode == 2
+    assert "invalid choice: 'extrakt'" in result.stderr
+    assert "init" in result.stderr and "recall" in result.stderr and "credential" in result.stderr

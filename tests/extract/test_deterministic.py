@@ -249,6 +249,17 @@ def test_it_does_not_take_questions_or_asides_for_requests(tmp_path, said):
     assert result.status == NO_CHANGES and result.commit is None and result.notes == []
 
 
+def test_a_turn_that_asks_nothing_does_not_list_the_memories(tmp_path):
+    memory = topic("Deploy days", "Deploys happen on Fridays", "project", "Fridays.\n")
+    repo = memory_repo(tmp_path / "memory", {"project_deploy.md": memory})
+
+    result = extract(repo, SessionLog().turn("Fix the flaky test in checkout please"), tmp_path)
+
+    # The recall index is where listing the memories leaves its trace.
+    assert result.status == NO_CHANGES and result.commit is None
+    assert not (repo.path / ".git" / "memsync" / "recall-index.sqlite").exists()
+
+
 def test_it_reads_requests_from_the_user_only_and_never_inside_code(tmp_path):
     repo = memory_repo(tmp_path / "memory")
     log = (

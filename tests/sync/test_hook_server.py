@@ -92,6 +92,40 @@ def test_a_push_is_inspected_by_the_warm_server_and_a_secret_refused(
     assert "memsync.sync.postreceive exited 0" in lines
 
 
+def test_the_server_hands_the_hook_a_pusher_and_directory_in_any_characters(
+    hook_server, tmp_path: Path
+):
+    # The request carries names and values as raw bytes: a pusher named in non-ASCII,
+    # a repository under a directory with spaces, newlines and `=`, and a variable
+    # holding bytes that are not UTF-8 all reach the hook as a cold hook would see them.
+    address, log = hook_server
+    odd = tmp_path / "a dir\nwith=odd ø"
+    subprocess.run(["git", "init", "-q", "-b", "main", str(odd)], check=True)
+    git(odd, "commit", "-q", "--allow-empty", "-m", "start")
+    install_hooks(odd / ".git")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(odd), str(clone)], check=True)
+    (clone / "a.md").write_text(topic("a", "A note"))
+    git(clone, "add", "--all")
+    git(clone, "commit", "-q", "-m", "memory")
+    env = {**os.environ, "REMOTE_USER": "bøb", ADDRESS_VARIABLE: address}
+    environb = {os.fsencode(k): os.fsencode(v) for k, v in env.items()}
+    environb[b"MEMSYNC_NOT_UTF8"] = b"\xff\xfe"
+
+    pushed = subprocess.run(
+        ["git", "push", "origin", "HEAD:refs/heads/members/bøb"],
+        cwd=clone, env=environb, capture_output=True, text=True,
+    )  # fmt: skip
+    wrong = subprocess.run(
+        ["git", "push", "origin", "HEAD:refs/heads/members/bob"],
+        cwd=clone, env=environb, capture_output=True, text=True,
+    )  # fmt: skip
+
+    assert pushed.returncode == 0, pushed.stderr
+    assert wrong.returncode != 0 and "push to refs/heads/members/bøb instead" in wrong.stderr
+    assert "memsync.sync.prereceive exited 1" in log.read_text()
+
+
 def test_a_hook_runs_cold_when_no_server_answers(server_repo: Path, tmp_path: Path):
     gone = str(tmp_path / "no-such-server.sock")
 

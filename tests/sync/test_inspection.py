@@ -133,6 +133,25 @@ def test_it_reports_at_most_forty_problems_and_counts_the_rest(repo: Path):
     assert lines[-1] == "memsync: nothing of this push was stored."
 
 
+def test_it_finds_the_one_secret_among_more_objects_than_one_round_of_questions(repo: Path):
+    # Types and sizes are asked 256 objects at a time (memsync.store.objects): a push of
+    # 600 blobs takes three rounds, and the secret is in the last.
+    entries = [("100644", blob(repo, f"fact {n}\n".encode()), f"m{n:03d}.md") for n in range(599)]
+    secret = blob(repo, b"token ghp_" + b"A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8\n")
+    entries.append(("100644", secret, "z-last.md"))
+
+    report = verdict(repo, commit(repo, tree(repo, *entries)))
+
+    assert len(report.refusals) == 1
+    assert report.refusals[0].startswith("z-last.md:1: secret")
+
+
+def test_it_refuses_a_tip_the_push_did_not_carry(repo: Path):
+    report = verdict(repo, "1" * 40)
+
+    assert report.refusals == ["refs/heads/members/bob: must point at a commit"]
+
+
 def test_it_installs_hooks_once_and_again_only_after_a_change(repo: Path):
     git_dir = repo / ".git"
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 
 from dashboard.models import ConflictItem, ConflictStatus, Run, RunStatus
+from dashboard.services.merges import MERGE_NICENESS
 from dashboard.sync import merge_member_branch, resolve_conflict
 from dashboard.tasks.sync import merge_member_branch_task as merge_task
 from memsync.sync.merge import ResolutionRefused
@@ -247,6 +250,35 @@ def test_the_first_task_merges_every_waiting_member_and_the_later_ones_find_noth
     assert batched.detail["pushed"] == bob_tip and batched.trigger == "push"
     assert queued.status == RunStatus.NO_CHANGES
     assert team.repo.is_ancestor(bob_tip, "main") and team.repo.is_ancestor(alice_tip, "main")
+
+
+def test_a_merge_runs_its_git_behind_pushes_and_starts_the_index_driver_once(team: Team, tmp_path):
+    # The driver says at which niceness git started it, then merges as memsync's does.
+    seen = tmp_path / "niceness"
+    driver = tmp_path / "driver.sh"
+    driver.write_text(
+        f"#!/bin/sh\ncut -d' ' -f19 /proc/$$/stat >> {seen}\n"
+        f'exec {sys.executable} -m memsync.memory.merge_driver "$@"\n'
+    )
+    driver.chmod(0o755)
+    team.repo.set_merge_driver(f"{driver} %O %A %B")
+    index = (team.project.repo_dir / "MEMORY.md").read_text()
+    tip = member_commit(
+        team, tmp_path, "alice",
+        {"alice.md": topic("alice", "A"), "MEMORY.md": index + index_line("alice.md", "A")},
+    )  # fmt: skip
+    (team.project.repo_dir / "main.md").write_text(topic("main", "M"))
+    (team.project.repo_dir / "MEMORY.md").write_text(index + index_line("main.md", "M"))
+    team.repo.commit("manual", "main moves on")
+    niceness = os.getpriority(os.PRIO_PROCESS, 0)
+
+    summary = merge_task.apply(args=[team.project.pk, "alice", tip]).get()
+
+    assert summary == "merged members/alice into main"
+    # Once: the preview of conflicts does not start the driver, the merge does.
+    assert seen.read_text().split() == [str(max(niceness, MERGE_NICENESS))]
+    merged = team.repo.read("main", "MEMORY.md").decode()
+    assert "(alice.md)" in merged and "(main.md)" in merged
 
 
 def test_the_task_records_a_branch_already_in_main_as_no_change(team: Team, tmp_path):

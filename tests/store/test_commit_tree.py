@@ -1,0 +1,72 @@
+"""A commit of named files (`MemoryRepo.commit` with paths goes through write-tree,
+commit-tree and update-ref) records what ``git commit`` records, checked against the
+real ``git commit`` on a twin repository."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from memsync.store import CommitKind, Identity, MemoryRepo
+from memsync.store.history import format_message
+
+BOB = Identity("Bob Member", "bob@example.com")
+# Fixed dates: the two commits must come out byte for byte the same.
+DATES = {"GIT_AUTHOR_DATE": "1700000000 +0000", "GIT_COMMITTER_DATE": "1700000000 +0000"}
+# Trailing spaces, a line git reads as a comment, blank lines: what --cleanup=strip cleans.
+BODY = "Saved a.md   \n# dropped as a comment\n\n\n\nRefused: something\t\n"
+
+
+def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, text=True,
+        env={**os.environ, **DATES, **(env or {})},
+    ).stdout  # fmt: skip
+
+
+def twins(tmp_path: Path) -> tuple[MemoryRepo, Path]:
+    repo = MemoryRepo.init(tmp_path / "memsync")
+    twin = tmp_path / "git"
+    git(tmp_path, "clone", "-q", str(repo.path), str(twin))
+    git(twin, "config", "user.name", git(repo.path, "config", "user.name").strip())
+    git(twin, "config", "user.email", git(repo.path, "config", "user.email").strip())
+    for root in (repo.path, twin):
+        (root / "a.md").write_text("a\n")
+        (root / "MEMORY.md").write_text("- [A](a.md) — a\n")
+    return repo, twin
+
+
+def test_it_records_the_commit_git_commit_would(tmp_path, monkeypatch):
+    for key, value in DATES.items():
+        monkeypatch.setenv(key, value)
+    repo, twin = twins(tmp_path)
+
+    made = repo.commit(
+        CommitKind.EXTRACT, "s1 — saved 1 memory", [("Memsync-Session", "s1")],
+        paths=["a.md", "MEMORY.md"], author=BOB, body=BODY,
+    )  # fmt: skip
+    paragraphs = format_message(
+        CommitKind.EXTRACT, "s1 — saved 1 memory", [("Memsync-Session", "s1")], BODY
+    )
+    git(twin, "add", "--", "a.md", "MEMORY.md")
+    message = [arg for paragraph in paragraphs for arg in ("-m", paragraph)]
+    git(twin, "commit", "-q", "--cleanup=strip", *message, env=BOB.env("AUTHOR"))
+
+    # The same tree, parent, author, committer, dates and message: the same commit.
+    assert made == git(twin, "rev-parse", "HEAD").strip()
+    assert made == git(repo.path, "rev-parse", "HEAD").strip()
+    assert git(repo.path, "status", "--porcelain") == ""
+    reflog = ["reflog", "-1", "--format=%gs"]
+    assert git(repo.path, *reflog) == git(twin, *reflog) == "commit: extract: s1 — saved 1 memory\n"
+
+
+def test_it_makes_no_commit_when_the_named_files_did_not_change(tmp_path):
+    repo = MemoryRepo.init(tmp_path / "memory")
+    (repo.path / "a.md").write_text("a\n")
+    first = repo.commit(CommitKind.MANUAL, "add a", paths=["a.md"])
+
+    again = repo.commit(CommitKind.MANUAL, "add a again", paths=["a.md"])
+
+    assert first is not None and again is None
+    assert git(repo.path, "rev-parse", "HEAD").strip() == first
