@@ -8,8 +8,9 @@ such ref moves, the proposals are the ones already read. A stale hit is impossib
 because the key is the refs themselves.
 
 Two places hold them: Django's cache (per web process unless a shared cache is
-configured), and ``<git dir>/memsync/proposals.pickle``, shared by every worker and
-outliving restarts, so a worker's first request does not read them again. When only
+configured), and ``<git dir>/memsync/proposals.pickle`` (``dashboard.pickled``), shared
+by every worker and outliving restarts, so a worker's first request does not read them
+again. When only
 ``main`` moved, and its new commits adopt and revert nothing, the proposals read for the
 old ``main`` still hold: a commit, a merge of a member or an edit costs one ``git log`` over
 the new commits instead of the whole line.
@@ -18,8 +19,6 @@ the new commits instead of the whole line.
 from __future__ import annotations
 
 import hashlib
-import pickle
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from django.core.cache import cache
 from memsync.dream.proposals import Proposal, decisions_between, list_proposals
 from memsync.store import MemoryRepo, refs
 
+from .. import pickled
 from ..memory_facts import memsync_dir
 
 # What list_proposals reads: main, the open dreams, the rejections, the conflict marks.
@@ -88,7 +88,7 @@ def proposals(repo: MemoryRepo, found: dict[str, str] | None = None) -> list[Pro
             if stored is not None and _still_hold(repo, stored, main, state)
             else list_proposals(repo)
         )
-        _store(_file(repo), _Stored(_FILE_VERSION, key, main, _digest(state), listed))
+        pickled.store(_file(repo), _Stored(_FILE_VERSION, key, main, _digest(state), listed))
     cache.set(key, listed, timeout=_TIMEOUT)
     return listed
 
@@ -119,23 +119,8 @@ def _file(repo: MemoryRepo) -> Path:
 
 
 def _load(path: Path) -> _Stored | None:
-    """The stored proposals; None for a file that is missing, damaged or of another
-    version. Pickle, as Django's file cache stores: the file is the server's own, in
-    the repository's git directory, which no push writes."""
-    try:
-        with path.open("rb") as file:
-            stored = pickle.load(file)  # noqa: S301 (our own file, see above)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
-            IndexError, TypeError, ValueError):  # fmt: skip
-        return None
+    """The stored proposals; None for a file of another version."""
+    stored = pickled.load(path)
     if not isinstance(stored, _Stored) or stored.version != _FILE_VERSION:
         return None
     return stored
-
-
-def _store(path: Path, stored: _Stored) -> None:
-    """Atomic: a reader sees the old file or the new one, never half of one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as out:
-        pickle.dump(stored, out, protocol=pickle.HIGHEST_PROTOCOL)
-    Path(out.name).replace(path)
