@@ -488,35 +488,27 @@ def forget_all() -> None:
 
 
 def facts_at(repo: MemoryRepo, commit: str, scope: str = "") -> ScopeFacts:
-    """The scope's facts at ``commit``: remembered, else from the file when it holds
-    them, else moved on from the ones this process remembers for an earlier commit, else
-    computed (from the file's older facts where blobs did not change) and written back."""
+    """The scope's facts at ``commit``: remembered, else moved on from the ones this
+    process remembers for an earlier commit, else from the file, else computed (from the
+    file's older facts where blobs did not change) and written back."""
     key = (str(repo.path), scope)
     found = _remembered(key, commit)
     if found is not None:
         return found
     path = cache_file(repo, scope)
     earlier = _remembered(key)
-    # Written by the worker once main moved (``dashboard.tasks.facts``) or by another web
-    # process: decoding (its objects are built lazily) costs less than moving on.
-    found = _stored_facts(path, commit, scope)
-    if found is None and earlier is not None:
-        # Main moved under a process that served it: only the changed blobs are read.
-        # The file is left to the worker, and to processes that start later: encoding
-        # ten thousand files costs a request as much as computing them.
+    if earlier is not None:
+        # Main moved under a process that served it: only the changed blobs are read,
+        # which costs less than decoding the whole file even when the worker has written
+        # it for ``commit`` already (``dashboard.tasks.facts``): five megabytes of JSON
+        # beside the facts still held cost several full garbage collections. The file is
+        # left to the worker, and to processes that start later: encoding ten thousand
+        # files costs a request as much as computing them.
         found = compute(repo, commit, scope, previous=earlier)
-    if found is None:
+    else:
         found = _loaded_or_computed(repo, path, commit, scope)
     _remember(key, found)
     return found
-
-
-def _stored_facts(path: Path, commit: str, scope: str) -> ScopeFacts | None:
-    """The file's facts when they are ``commit``'s (a look at its first bytes first)."""
-    if _stored_commit(path) != commit:
-        return None
-    stored, _seen = _load(path, scope)
-    return stored if stored is not None and stored.commit == commit else None
 
 
 def _loaded_or_computed(repo: MemoryRepo, path: Path, commit: str, scope: str) -> ScopeFacts:
