@@ -24,6 +24,7 @@ cannot be read (corrupt, cut short, another version) is treated as absent and re
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import json
 import os
@@ -31,12 +32,13 @@ import re
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from memsync.memory import (
     INDEX_FILENAME,
@@ -73,6 +75,98 @@ class FileFacts:
     problems: tuple[Problem, ...]  # the file's own, not those across files
 
 
+class FileTable(Mapping[str, FileFacts]):
+    """A scope's topic files by name. Decoded from the file, each ``FileFacts`` is built
+    when first asked for: a page shows a few hundred of ten thousand, and building them
+    all cost a fresh web process more than reading the file. The problems' rows and the
+    blobs are served without building a ``FileFacts`` or a ``Problem``."""
+
+    def __init__(self, entries: dict[str, FileFacts | list[Any]]) -> None:
+        # name → its FileFacts, or its row as stored: [blob, type, description, problems]
+        self._entries = entries
+
+    def __getitem__(self, name: str) -> FileFacts:
+        found = self._entries[name]
+        if isinstance(found, list):
+            blob, kind, description, rows = found
+            found = self._entries[name] = FileFacts(
+                blob, kind, description, tuple(map(_problem, rows))
+            )
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def entry(self, name: str) -> FileFacts | list[Any]:
+        """The file as this table holds it, built or not, to carry into another table."""
+        return self._entries[name]
+
+    def blob(self, name: str) -> str:
+        found = self._entries[name]
+        return found[0] if isinstance(found, list) else found.blob
+
+    def rows(self) -> dict[str, list[Any]]:
+        """Every file as the facts file stores it."""
+        return {name: _file_row(found) for name, found in self._entries.items()}
+
+    def problem_rows(self) -> Iterator[list[Any]]:
+        for found in self._entries.values():
+            if isinstance(found, list):
+                yield from found[3]
+            else:
+                yield from map(_problem_row, found.problems)
+
+
+class ProblemList(Sequence[Problem]):
+    """Problems sorted as ``Problem.sort_key`` sorts them, built one page at a time from
+    their rows: twenty thousand are common, and a page shows fifty."""
+
+    def __init__(self, rows: list[list[Any]]) -> None:
+        rows.sort(key=_row_sort_key)
+        self._rows = rows
+
+    @overload
+    def __getitem__(self, at: int) -> Problem: ...
+    @overload
+    def __getitem__(self, at: slice) -> list[Problem]: ...
+    def __getitem__(self, at: int | slice) -> Problem | list[Problem]:
+        if isinstance(at, slice):
+            return [_problem(row) for row in self._rows[at]]
+        return _problem(self._rows[at])
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def errors(self) -> int:
+        return sum(1 for row in self._rows if row[4] == Severity.ERROR)
+
+    def at_path(self, path: str) -> list[Problem]:
+        return [_problem(row) for row in self._rows if row[1] == path]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A scope at a glance, as the project list shows it."""
+
+    commit: str
+    memories: int
+    problems: int
+    errors: int
+
+
 @dataclass
 class ScopeFacts:
     """A scope's memory at one commit; paths are relative to the scope."""
@@ -81,28 +175,42 @@ class ScopeFacts:
     scope: str  # "" for the root memory directory, "team" for its team scope
     scopes: tuple[str, ...]  # the scopes this commit has
     index_bytes: bytes | None
-    paths: dict[str, tuple[str, float | None]]  # every path → (blob, age as a timestamp)
-    files: dict[str, FileFacts]  # the topic files, by name
-    links: list[Problem]  # problems across files: index, dead links, not indexed
-    index: MemoryIndex | None = field(init=False)
-    problems: list[Problem] = field(init=False)  # every problem, sorted
-    errors: int = field(init=False)
-    orphans: list[str] = field(init=False)  # topic files MEMORY.md does not link
-    index_problems: list[Problem] = field(init=False)  # MEMORY.md's, for its lines
+    # every path → (blob, age as a timestamp); a list of the two when decoded
+    paths: Mapping[str, Sequence[Any]]
+    files: FileTable  # the topic files, by name
+    links: list[list[Any]]  # rows of the problems across files: index, dead links, not indexed
 
-    def __post_init__(self) -> None:
+    @cached_property
+    def index(self) -> MemoryIndex | None:
         data = self.index_bytes
-        self.index = MemoryIndex.parse_bytes(data) if data is not None else None
-        every = [*self.links, *(p for facts in self.files.values() for p in facts.problems)]
-        self.problems = sorted(every, key=Problem.sort_key)
-        self.errors = sum(1 for problem in self.problems if problem.is_error)
+        return MemoryIndex.parse_bytes(data) if data is not None else None
+
+    @cached_property
+    def problems(self) -> ProblemList:
+        """Every problem, sorted."""
+        return ProblemList([*self.links, *self.files.problem_rows()])
+
+    @cached_property
+    def errors(self) -> int:
+        return self.problems.errors()
+
+    @cached_property
+    def orphans(self) -> list[str]:
+        """Topic files MEMORY.md does not link."""
         linked = self.index.linked_files() if self.index is not None else set()
-        self.orphans = [name for name in self.files if name not in linked]
-        self.index_problems = [p for p in self.problems if p.path == INDEX_FILENAME]
+        return [name for name in self.files if name not in linked]
+
+    @cached_property
+    def index_problems(self) -> list[Problem]:
+        """MEMORY.md's, for its lines."""
+        return self.problems.at_path(INDEX_FILENAME)
 
     @property
     def memories(self) -> int:
         return len(self.files)
+
+    def summary(self) -> Summary:
+        return Summary(self.commit, self.memories, len(self.problems), self.errors)
 
     def path_of(self, name: str) -> str:
         """The repository path of a file named relative to this scope."""
@@ -123,7 +231,7 @@ class ScopeFacts:
     def problems_for(self, name: str) -> list[Problem]:
         if name == INDEX_FILENAME:
             return self.index_problems
-        return [problem for problem in self.problems if problem.path == name]
+        return self.problems.at_path(name)
 
 
 # --- computing ---------------------------------------------------------------------
@@ -142,14 +250,14 @@ def compute(
     tree = repo.blobs(commit)
     inside = {p.removeprefix(prefix): blob for p, blob in tree.items() if p.startswith(prefix)}
     topics = sorted(name for name in inside if is_topic_path(name))
-    known = previous.files if previous is not None else {}
-    kept = {n: known[n] for n in topics if n in known and known[n].blob == inside[n]}
+    known = previous.files if previous is not None else FileTable({})
+    kept = {n: known.entry(n) for n in topics if n in known and known.blob(n) == inside[n]}
     indexes = [n for n in inside if n == INDEX_FILENAME or is_subindex_path(n)]
     wanted = [n for n in topics if n not in kept] + indexes
     read = repo.read_many(commit, [prefix + name for name in wanted])
     blobs = {path.removeprefix(prefix): data for path, data in read.items()}
     parsed = {n: _file_facts(n, inside[n], blobs[n]) for n in topics if n in blobs}
-    merged = {**kept, **parsed}
+    merged: dict[str, FileFacts | list[Any]] = {**kept, **parsed}
     files = {name: merged[name] for name in topics if name in merged}
     index = MemoryIndex.parse_bytes(blobs[INDEX_FILENAME]) if INDEX_FILENAME in blobs else None
     subindexes = {
@@ -169,8 +277,11 @@ def compute(
         scopes=SCOPES if has_team else ("",),
         index_bytes=blobs.get(INDEX_FILENAME),
         paths=paths,
-        files=files,
-        links=link_problems(index, subindexes, paths.__contains__, list(files)),
+        files=FileTable(files),
+        links=[
+            _problem_row(problem)
+            for problem in link_problems(index, subindexes, paths.__contains__, list(files))
+        ],
     )
 
 
@@ -196,6 +307,17 @@ def _problem(row: list[Any]) -> Problem:
     return Problem(_CODES[code], str(path), line, str(message), _SEVERITIES[severity])
 
 
+def _file_row(found: FileFacts | list[Any]) -> list[Any]:
+    if isinstance(found, list):
+        return found
+    return [found.blob, found.type, found.description, list(map(_problem_row, found.problems))]
+
+
+def _row_sort_key(row: list[Any]) -> tuple[str, int, str]:
+    """``Problem.sort_key`` of a row."""
+    return (row[1], row[2] or 0, row[0])
+
+
 def _encoded(facts: ScopeFacts) -> str:
     index = facts.index_bytes
     return json.dumps(
@@ -206,45 +328,58 @@ def _encoded(facts: ScopeFacts) -> str:
             "scopes": list(facts.scopes),
             "index": index.decode("utf-8", "surrogateescape") if index is not None else None,
             "paths": facts.paths,
-            "files": {
-                name: [f.blob, f.type, f.description, [_problem_row(p) for p in f.problems]]
-                for name, f in facts.files.items()
-            },
-            "links": [_problem_row(problem) for problem in facts.links],
+            "files": facts.files.rows(),
+            "links": facts.links,
         }
     )
 
 
 def _decoded(text: str, scope: str) -> ScopeFacts | None:
+    """The facts in ``text``; their objects are built as pages ask for them (``FileTable``,
+    ``ProblemList``), so only the rows' shapes are checked here."""
     try:
         data = json.loads(text)
         if data["version"] != CACHE_VERSION or data["scope"] != scope:
             return None
         index = data["index"]
+        paths, files, links = data["paths"], data["files"], data["links"]
+        _check_shapes(paths, files, links)
         return ScopeFacts(
             commit=str(data["commit"]),
             scope=scope,
             scopes=tuple(str(s) for s in data["scopes"]),
             index_bytes=index.encode("utf-8", "surrogateescape") if index is not None else None,
-            paths={
-                str(p): (str(blob), None if when is None else float(when))
-                for p, (blob, when) in data["paths"].items()
-            },
-            files={
-                str(name): FileFacts(str(blob), kind, description, tuple(map(_problem, rows)))
-                for name, (blob, kind, description, rows) in data["files"].items()
-            },
-            links=[_problem(row) for row in data["links"]],
+            paths=paths,
+            files=FileTable(files),
+            links=links,
         )
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeError):
         return None
 
 
-def cache_file(repo: MemoryRepo, scope: str) -> Path:
+def _check_shapes(paths: Any, files: Any, links: Any) -> None:
+    """Raise ValueError unless every row has its fields (a file from another version, or
+    damaged), so a page never meets a broken row later."""
+    rows = [*links, *(row for file in files.values() for row in file[3])]
+    if not (
+        all(isinstance(path, list) and len(path) == 2 for path in paths.values())
+        and all(isinstance(file, list) and len(file) == 4 for file in files.values())
+        and all(isinstance(row, list) and len(row) == 5 for row in rows)
+    ):
+        raise ValueError("a row without its fields")
+
+
+def memsync_dir(repo: MemoryRepo) -> Path:
+    """Where the dashboard keeps what it computed from the repository: in its git
+    directory, which no push writes and which goes away with the repository."""
     git_dir = repo.path / ".git"
     if not git_dir.is_dir():  # a worktree's .git is a file naming its directory
         git_dir = repo.git_dir
-    return git_dir / "memsync" / (f"facts-{scope}.json" if scope else "facts.json")
+    return git_dir / "memsync"
+
+
+def cache_file(repo: MemoryRepo, scope: str) -> Path:
+    return memsync_dir(repo) / (f"facts-{scope}.json" if scope else "facts.json")
 
 
 def _load(path: Path, scope: str) -> tuple[ScopeFacts | None, tuple[int, int] | None]:
@@ -281,12 +416,32 @@ def _identity(path: Path) -> tuple[int, int] | None:
     return stat.st_ino, stat.st_mtime_ns
 
 
+def summary_file(path: Path) -> Path:
+    """Beside the facts file: the project list reads a few bytes, not five megabytes."""
+    return path.with_suffix(".summary.json")
+
+
 def _store(path: Path, facts: ScopeFacts) -> None:
+    _replace(path, _encoded(facts))
+    summary = {"version": CACHE_VERSION, **dataclasses.asdict(facts.summary())}
+    _replace(summary_file(path), json.dumps(summary))
+
+
+def _replace(path: Path, text: str) -> None:
     """Atomic: a reader sees the old file or the new one, never half of one."""
-    text = _encoded(facts)
     with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as out:
         out.write(text)
     Path(out.name).replace(path)
+
+
+def _stored_summary(path: Path) -> Summary | None:
+    try:
+        data = json.loads(summary_file(path).read_text())
+        if data.pop("version") != CACHE_VERSION:
+            return None
+        return Summary(**data)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 @contextmanager
@@ -345,9 +500,10 @@ def facts_at(repo: MemoryRepo, commit: str, scope: str = "") -> ScopeFacts:
     if earlier is not None:
         # Main moved under a process that served it: only the changed blobs are read,
         # which costs less than decoding the whole file even when the worker has written
-        # it for ``commit`` already (``dashboard.tasks.facts``). The file is left to the
-        # worker, and to processes that start later: encoding ten thousand files costs
-        # a request as much as computing them.
+        # it for ``commit`` already (``dashboard.tasks.facts``): five megabytes of JSON
+        # beside the facts still held cost several full garbage collections. The file is
+        # left to the worker, and to processes that start later: encoding ten thousand
+        # files costs a request as much as computing them.
         found = compute(repo, commit, scope, previous=earlier)
     else:
         found = _loaded_or_computed(repo, path, commit, scope)
@@ -365,6 +521,19 @@ def _loaded_or_computed(repo: MemoryRepo, path: Path, commit: str, scope: str) -
                 stored = compute(repo, commit, scope, previous=stored)
                 _store(path, stored)
     return stored
+
+
+def summary_at(repo: MemoryRepo, commit: str, scope: str = "") -> Summary:
+    """The scope at ``commit`` at a glance: from the facts this process remembers, else
+    from the summary file when it names ``commit`` (a fresh process decodes nothing),
+    else from ``facts_at``."""
+    found = _remembered((str(repo.path), scope), commit)
+    if found is not None:
+        return found.summary()
+    stored = _stored_summary(cache_file(repo, scope))
+    if stored is not None and stored.commit == commit:
+        return stored
+    return facts_at(repo, commit, scope).summary()
 
 
 def main_facts(repo: MemoryRepo, scope: str = "") -> ScopeFacts | None:
@@ -390,8 +559,14 @@ def _written(repo: MemoryRepo, commit: str, scope: str) -> ScopeFacts:
     """``facts_at``, with the file brought up to them when it holds an older commit."""
     found = facts_at(repo, commit, scope)
     path = cache_file(repo, scope)
-    if _stored_commit(path) != commit:
+    if not _written_for(path, commit):
         with _computing(path):
-            if _stored_commit(path) != commit:
+            if not _written_for(path, commit):
                 _store(path, found)
     return found
+
+
+def _written_for(path: Path, commit: str) -> bool:
+    """Whether the facts file and its summary both hold ``commit``'s."""
+    summary = _stored_summary(path)
+    return _stored_commit(path) == commit and summary is not None and summary.commit == commit

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import PurePosixPath
@@ -109,7 +109,7 @@ class IndexReport:
     first_invisible: int | None = None
     shown_entries: int = 0
     total_entries: int = 0
-    problems: list[Problem] = field(default_factory=list)
+    problems: Sequence[Problem] = field(default_factory=list)
 
     @property
     def size_label(self) -> str:

@@ -12,7 +12,7 @@ from django.http import Http404
 
 from memsync.store import MemoryRepo, StoreError
 
-from ..memory_facts import facts_at
+from ..memory_facts import summary_at
 
 
 def open_repo(repo_dir: Path) -> MemoryRepo | None:
@@ -41,7 +41,7 @@ class Health:
 
 
 def health_at(repo: MemoryRepo, commit: str) -> Health:
-    """What the memory at ``commit`` (``main``'s) looks like, from the facts cached for
+    """What the memory at ``commit`` (``main``'s) looks like, from the summary cached for
     that commit (``dashboard.memory_facts``): shared by every worker, computed once."""
-    facts = facts_at(repo, commit)
-    return Health(len(facts.files), len(facts.problems), facts.errors)
+    summary = summary_at(repo, commit)
+    return Health(summary.memories, summary.problems, summary.errors)

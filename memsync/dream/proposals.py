@@ -242,6 +242,16 @@ def _tokens(value: str | None) -> dict[str, int]:
     return tokens
 
 
+def decisions_between(repo: MemoryRepo, old: str, new: str) -> bool:
+    """Whether ``main``'s first-parent line after ``old`` up to ``new`` adopts or reverts a
+    dream: when it does not, and no other ref moved, the proposals read at ``old`` hold at
+    ``new`` (the dashboard's cache of them, read-only here)."""
+    found = repo.commits_with_trailers(
+        trailers.DREAM, trailers.REVERTS, rev=f"{old}..{new}", first_parent=True
+    )
+    return bool(found)
+
+
 def _decisions_on_main(repo: MemoryRepo) -> tuple[dict[str, CommitInfo], dict[str, CommitInfo]]:
     """(dream id → adopting merge, adopting merge sha → revert) from one ``git log``."""
     if repo.rev_parse(MAIN) is None:

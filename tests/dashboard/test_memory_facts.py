@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from dashboard import memory_facts
-from dashboard.memory_facts import cache_file, compute, facts_at, main_facts
+from dashboard.memory_facts import cache_file, compute, facts_at, main_facts, summary_file
 from memsync.memory import MemoryDirectory
 from memsync.store import MAIN
 from tests.dashboard.world import commit_memories, entry, topic
@@ -119,6 +119,37 @@ def test_the_project_list_counts_follow_main(world, memories):
     page = client.get(reverse("dashboard:projects")).content.decode()
 
     assert f"<td>{before.memories + 1}</td>" in page
+
+
+def test_a_fresh_process_counts_the_project_list_from_the_summary_alone(world, memories):
+    facts = main_facts(memories)
+    assert facts is not None
+    summary = json.loads(summary_file(cache_file(memories, "")).read_text())
+    assert (summary["commit"], summary["memories"]) == (facts.commit, facts.memories)
+    assert (summary["problems"], summary["errors"]) == (len(facts.problems), facts.errors)
+    # Damaged after the summary was written: a process that decoded it would rebuild it.
+    cache_file(memories, "").write_text("{damaged")
+    memory_facts.forget_all()
+
+    page = world.client("carol").get(reverse("dashboard:projects")).content.decode()
+
+    assert f"<td>{facts.memories}</td>" in page
+    assert cache_file(memories, "").read_text() == "{damaged"
+
+
+def test_decoded_facts_serve_what_computed_ones_do(world, memories):
+    computed = main_facts(memories)
+    assert computed is not None
+    memory_facts.forget_all()
+
+    decoded = main_facts(memories)
+
+    assert decoded is not None and decoded is not computed
+    assert list(decoded.problems) == list(computed.problems)
+    assert decoded.problems[1:3] == computed.problems[1:3]
+    assert decoded.errors == computed.errors and decoded.orphans == computed.orphans
+    assert decoded.files["deploy.md"] == computed.files["deploy.md"]
+    assert decoded.problems_for("broken.md") == computed.problems_for("broken.md")
 
 
 def test_a_moved_main_reuses_the_parse_of_every_unchanged_blob(world, memories):

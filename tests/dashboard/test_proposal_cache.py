@@ -3,6 +3,7 @@ from: a new dream, an approval, a rejection or a moved ``main`` shows on the nex
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.urls import reverse
 
 from dashboard.services.proposal_cache import proposals, refs_key
@@ -59,3 +60,39 @@ def test_the_key_moves_with_main_and_ignores_member_branches(world):
     commit_memories(repo, {"tabs.md": topic("tabs", "Use tabs", "feedback")})
 
     assert refs_key(repo) != key
+
+
+def test_a_new_worker_finds_the_proposals_read_by_another_on_disk(world):
+    repo = seed(world)
+    outcome = dream(world.acme, {"deploy.md": topic("deploy", "Never deploy on Fridays")})
+    [read] = proposals(repo)
+    stored = repo.git_dir / "memsync" / "proposals.pickle"
+    assert stored.exists()
+    cache.clear()  # another web process: nothing in its own cache
+
+    [found] = proposals(repo)
+
+    assert found == read and found.id == outcome.dream_id and found.is_open
+
+
+def test_a_commit_on_main_keeps_the_proposals_and_a_revert_on_main_shows(world):
+    repo = seed(world)
+    outcome = dream(world.acme, {"deploy.md": topic("deploy", "Never deploy on Fridays")})
+    alice = world.client("alice")
+    alice.post(
+        reverse("dashboard:proposal-approve", args=["acme", outcome.dream_id]),
+        {"keep": ["deploy.md"]},
+    )
+    adoption = repo.rev_parse(MAIN)
+    [adopted] = proposals(repo)
+    assert adopted.status == "adopted"
+    commit_memories(repo, {"tabs.md": topic("tabs", "Use tabs", "feedback")})
+    cache.clear()
+
+    assert proposals(repo) == [adopted]  # main moved, adopting and reverting nothing
+
+    alice.post(reverse("dashboard:commit-revert", args=["acme", adoption]))
+    cache.clear()
+
+    [reverted] = proposals(repo)
+    assert reverted.status == "reverted" and reverted.id == outcome.dream_id
