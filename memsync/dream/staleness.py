@@ -97,9 +97,13 @@ class StaleMemory:
 
 @dataclass
 class CodeCheckout:
-    """What a memory may cite from a code checkout, read once and lazily."""
+    """What a memory may cite from a code checkout, read once and lazily.
+
+    `read_code` False leaves symbols unchecked: finding them reads every source file
+    (seconds in a large checkout), too slow for a step that runs on every pull."""
 
     root: Path
+    read_code: bool = True
     _files: list[str] = field(default_factory=list, repr=False)
 
     @cached_property
@@ -235,6 +239,8 @@ def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
         for name in _MAKE.findall(text):
             if name not in targets:
                 return "make-target", f"make {name}"
+    if not code.read_code:
+        return None
     symbols = [t.strip() for t in ticked if _SYMBOL.match(t.strip())]
     symbols += _ENV.findall(_BACKTICKED.sub(" ", text))
     for symbol in symbols:
@@ -385,11 +391,11 @@ def _differs(first: MemoryFile, second: MemoryFile) -> bool:
 
 
 def stale_on_disk(
-    root: Path, changed: Mapping[str, datetime], code_dir: Path | None
+    root: Path, changed: Mapping[str, datetime], code_dir: Path | None, *, read_code: bool = True
 ) -> list[StaleMemory]:
     """`find_stale` for a memory directory on disk and its ``team/`` scope (``memsync
-    check --code``). `changed` gives last changes by path (from Git); a file missing
-    from it counts by its modification time."""
+    check --code``, and ``memsync pull`` with `read_code` False). `changed` gives last
+    changes by path (from Git); a file missing from it counts by its modification time."""
     from memsync.memory import TEAM_DIRNAME, MemoryDirectory
 
     def when(shown_path: str) -> datetime:
@@ -398,7 +404,7 @@ def stale_on_disk(
         stamp = (root / shown_path).stat().st_mtime
         return datetime.fromtimestamp(stamp).astimezone()
 
-    code = CodeCheckout(code_dir) if code_dir is not None else None
+    code = CodeCheckout(code_dir, read_code) if code_dir is not None else None
     team_root = root / TEAM_DIRNAME
     team = MemoryDirectory.read(team_root).files if team_root.is_dir() else {}
     teammates = {f"{TEAM_DIRNAME}/{p}": (m, when(f"{TEAM_DIRNAME}/{p}")) for p, m in team.items()}

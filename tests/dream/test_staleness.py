@@ -11,6 +11,7 @@ from pathlib import Path
 
 from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamContext, Scope
+from memsync.dream.staleness import CodeCheckout, code_evidence
 from tests.dream.corpus import NOW, RecordingProgress
 
 STALE = {
@@ -127,3 +128,16 @@ def test_check_with_code_lists_stale_memories_with_their_evidence(tmp_path: Path
     text = subprocess.run([*command, "--code", str(code)], capture_output=True, text=True,
                           check=False).stdout  # fmt: skip
     assert "project_deploy.md: possibly stale: cites scripts/deploy.sh" in text
+
+
+def test_a_checkout_read_without_its_code_still_has_paths_but_checks_no_symbol(
+    tmp_path: Path,
+) -> None:
+    code = checkout(tmp_path / "code")
+    lean = CodeCheckout(code, read_code=False)
+
+    assert code_evidence("Receipt parsing lives in `parse_receipt()`.", lean) is None
+    assert code_evidence("Receipt parsing lives in `parse_receipt()`.", CodeCheckout(code))
+    assert code_evidence("Deploys run scripts/deploy.sh.", lean) == (
+        "path", "cites scripts/deploy.sh, which the code checkout no longer has"
+    )  # fmt: skip

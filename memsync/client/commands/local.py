@@ -122,14 +122,15 @@ def run_check(args: argparse.Namespace) -> int:
     return 1 if problems or stale else 0
 
 
-def stale_memories(directory: Path, code: Path) -> list[Any]:
+def stale_memories(directory: Path, code: Path, *, read_code: bool = True) -> list[Any]:
     """Memories of `directory` (and its ``team/``) that evidence says are stale, the code
-    checkout at `code` included (``StaleMemory``s)."""
+    checkout at `code` included (``StaleMemory``s); `read_code` False skips the symbols,
+    which take reading every source file."""
     from memsync.dream.staleness import stale_on_disk
 
     if not code.is_dir():
         raise CommandError(f"--code {code} is not a directory")
-    return stale_on_disk(directory, _ages(directory), code)
+    return stale_on_disk(directory, _ages(directory), code, read_code=read_code)
 
 
 def _ages(directory: Path) -> dict[str, datetime]:

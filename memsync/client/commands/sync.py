@@ -377,7 +377,8 @@ def _report_stale(args: argparse.Namespace, clone: Any) -> None:
         return  # a hook says nothing; a directory that is no checkout proves nothing
     from memsync.client.commands.local import stale_memories
 
-    found = stale_memories(clone.path, code)
+    # Symbols are left to `memsync check --code`: finding them reads every source file.
+    found = stale_memories(clone.path, code, read_code=False)
     if not found:
         return
     memories = "memory" if len(found) == 1 else "memories"
