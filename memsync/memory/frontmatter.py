@@ -161,10 +161,18 @@ def _plain_mapping(text: str) -> dict[str, Any] | None:
 
 def load_mapping(text: str) -> tuple[dict[str, Any] | None, YamlTrouble | None]:
     """The mapping in a frontmatter block, or why there is none. Never raises."""
+    mapping, trouble, _plain = read_mapping(text)
+    return mapping, trouble
+
+
+def read_mapping(text: str) -> tuple[dict[str, Any] | None, YamlTrouble | None, bool]:
+    """`load_mapping`, and whether every line of the block was a plain ``key: value``
+    line, each key once: then nothing else about its keys needs checking."""
     plain = _plain_mapping(text)
     if plain is not None:
-        return plain, None
-    return _yaml_mapping(text)
+        return plain, None, True
+    mapping, trouble = _yaml_mapping(text)
+    return mapping, trouble, False
 
 
 def _yaml_mapping(text: str) -> tuple[dict[str, Any] | None, YamlTrouble | None]:

@@ -139,7 +139,31 @@ def _escape_title(title: str) -> str:
 @functools.lru_cache(maxsize=65536)
 def _parse_entry(content: str, line: int) -> IndexEntry | None:
     parts = _entry_parts(content)
-    return None if parts is None else IndexEntry(*parts[:3], line, *parts[3:])
+    return None if parts is None else _entry_at(parts, line)
+
+
+def _entry_at(parts: tuple[str, str, str, str, str, str, str, str], line: int) -> IndexEntry:
+    """``IndexEntry(*parts[:3], line, *parts[3:])``. Every edit that moves lines (a
+    dream makes several) gives each entry below a new number and so a new entry: the
+    frozen dataclass's own ``__init__`` (a call per field) cost more than the match."""
+    title, target, hook, raw, indent, bullet, separator, emphasis = parts
+    entry = object.__new__(IndexEntry)
+    object.__setattr__(
+        entry,
+        "__dict__",
+        {
+            "title": title,
+            "target": target,
+            "hook": hook,
+            "line": line,
+            "raw": raw,
+            "indent": indent,
+            "bullet": bullet,
+            "separator": separator,
+            "emphasis": emphasis,
+        },
+    )
+    return entry
 
 
 # The parts of an entry line but its number. The same lines are parsed again and again
