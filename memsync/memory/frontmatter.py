@@ -201,15 +201,49 @@ def _trouble(error: yaml.YAMLError) -> YamlTrouble:
     return YamlTrouble(f"frontmatter is not valid YAML: {problem}", mark.line if mark else None)
 
 
-def dump_mapping(mapping: Mapping[str, Any], indent: str = "", newline: str = "\n") -> str:
-    text = yaml.dump(
-        dict(mapping),
-        Dumper=_FrontmatterDumper,
-        allow_unicode=True,
-        sort_keys=False,
-        default_flow_style=False,
-        width=math.inf,
+# A string PyYAML writes as it is, unquoted, as a key or a value of a block mapping:
+# printable ASCII, starting with a letter or digit (no indicator, no leading space, no
+# document marker) and ending in no space, holding no ": " and no " #", read back as a
+# string (checked with the dumper's own resolvers: not a bool, null, number or date).
+_PLAIN_WRITTEN = re.compile(r"[A-Za-z0-9](?:[ -~]*[!-~])?")
+_RESOLVER = _FrontmatterDumper(None)
+
+
+def _written_plain(text: object) -> bool:
+    return (
+        type(text) is str
+        and _PLAIN_WRITTEN.fullmatch(text) is not None
+        and ": " not in text
+        and not text.endswith(":")
+        and " #" not in text
+        and _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == "tag:yaml.org,2002:str"
     )
+
+
+def _plain_dump(mapping: Mapping[str, Any]) -> str | None:
+    """What `yaml.dump` writes for a mapping of plain one-line strings (most
+    frontmatter), without its emitter; None for anything else."""
+    lines = []
+    for key, value in mapping.items():
+        # A key is written as a complex key ("? ") once it and its tag ("!!str") reach
+        # 128 characters.
+        if len(key) > 122 or not (_written_plain(key) and _written_plain(value)):
+            return None
+        lines.append(f"{key}: {value}\n")
+    return "".join(lines) or None
+
+
+def dump_mapping(mapping: Mapping[str, Any], indent: str = "", newline: str = "\n") -> str:
+    text = _plain_dump(mapping)
+    if text is None:
+        text = yaml.dump(
+            dict(mapping),
+            Dumper=_FrontmatterDumper,
+            allow_unicode=True,
+            sort_keys=False,
+            default_flow_style=False,
+            width=math.inf,
+        )
     if text == "{}\n":
         return ""
     lines = text.split("\n")[:-1]

@@ -3,8 +3,10 @@ block is split where a line-by-line reading splits it."""
 
 from __future__ import annotations
 
+import math
 import re
 
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +14,8 @@ from memsync.memory.frontmatter import (
     _OPENING,
     FrontmatterBlock,
     UnterminatedBlock,
+    _FrontmatterDumper,
+    _plain_dump,
     _plain_mapping,
     _yaml_mapping,
     load_mapping,
@@ -123,3 +127,45 @@ def test_the_closing_line_is_found_where_a_line_by_line_reading_finds_it(opening
     text = opening + "".join(parts)
 
     assert split_frontmatter(text) == _split_line_by_line(text)
+
+
+def _yaml_dump(mapping: dict[str, object]) -> str:
+    return yaml.dump(
+        mapping,
+        Dumper=_FrontmatterDumper,
+        allow_unicode=True,
+        sort_keys=False,
+        default_flow_style=False,
+        width=math.inf,
+    )
+
+
+tricky = st.text(
+    alphabet=st.sampled_from(
+        [*"aAyYnNoOtTfF019 .-_:#'\"!&*?,[]{}|>%@`~=<\t\n", "é", "中", "\x85", "\u2028"]
+    ),
+    min_size=0,
+    max_size=14,
+)
+dumped_keys = st.one_of(keys, tricky, st.integers(118, 130).map(lambda n: "k" * n))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.dictionaries(dumped_keys, st.one_of(tricky, values, st.integers()), max_size=4))
+def test_the_plain_writer_writes_what_yaml_writes_whenever_it_answers(mapping):
+    fast = _plain_dump(mapping)
+
+    if fast is not None:
+        assert fast == _yaml_dump(mapping)
+
+
+def test_it_writes_the_usual_claude_code_block_without_yaml():
+    mapping = {
+        "name": "user-role",
+        "description": "Doug teaches Fuzzbox Physics, CSCM 373-01 (fall term); see docs/x.md",
+        "type": "user",
+    }
+
+    assert _plain_dump(mapping) == _yaml_dump(mapping)
+    for unusual in ("yes", "12", "2026-01-05", "a: b", "a #b", "ends:", " lead", "-x", "x\ny"):
+        assert _plain_dump({"description": unusual}) is None, unusual
