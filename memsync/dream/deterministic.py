@@ -217,15 +217,18 @@ def _list_stale(
 def _rewrite_dates(directory: DreamDirectory, report: DreamReport) -> None:
     for path in sorted(directory.memories):
         memory = directory.memories[path]
+        description = memory.metadata.get("description")
+        in_body = _has_date_hint(memory.body)
+        if not in_body and not (isinstance(description, str) and _has_date_hint(description)):
+            continue  # most memories: no need for the day the file last changed
         reference = directory.reference(path)
         changes: dict[str, str] = {}  # "body" and/or "description"
         phrases: list[str] = []
-        if _has_date_hint(memory.body):
+        if in_body:
             body, found = rewrite_relative_dates(memory.body, reference)
             if found:
                 changes["body"] = body
                 phrases += [f"'{item.phrase}' → {item.text}" for item in found]
-        description = memory.metadata.get("description")
         if isinstance(description, str) and _has_date_hint(description):
             rewritten, found = rewrite_relative_dates(description, reference)
             if found:

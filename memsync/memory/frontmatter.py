@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from memsync.memory.frozen import built
+
 _OPENING = re.compile(r"^---[ \t]*(?:\r?\n|$)")
 # The first line after the opening that is ``---`` (spaces or tabs after it, and any
 # carriage returns before its line feed): one search instead of a loop over lines.
@@ -293,7 +295,8 @@ def split_frontmatter(text: str) -> FrontmatterBlock | UnterminatedBlock | None:
         if rest.startswith(blank):
             gap, rest = blank, rest[len(blank) :]
             break
-    return FrontmatterBlock(
+    return built(
+        FrontmatterBlock,
         opening=opening,
         yaml_text=text[len(opening) : position],
         closing=text[position:line_end],

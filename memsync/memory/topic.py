@@ -34,6 +34,7 @@ from memsync.memory.frontmatter import (
     read_mapping,
     split_frontmatter,
 )
+from memsync.memory.frozen import built
 from memsync.memory.problems import Problem, ProblemCode, Severity
 
 MEMORY_TYPES = ("user", "feedback", "project", "reference")
@@ -107,7 +108,20 @@ class MemoryFile:
                 path, data, {}, split.body, True, (problem,), _bom=bom, _block=split, _broken=True
             )
         problems = tuple(_field_problems(path, mapping, split, keys_once=plain))
-        return cls(path, data, mapping, split.body, True, problems, _bom=bom, _block=split)
+        # Most files end here: built at once, as a directory of them is read.
+        return built(
+            cls,
+            path=path,
+            raw=data,
+            metadata=mapping,
+            body=split.body,
+            has_frontmatter=True,
+            problems=problems,
+            _bom=bom,
+            _block=split,
+            _broken=False,
+            _is_text=True,
+        )
 
     @property
     def is_text(self) -> bool:
