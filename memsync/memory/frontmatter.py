@@ -229,7 +229,7 @@ def _plain_dump(mapping: Mapping[str, Any]) -> str | None:
     for key, value in mapping.items():
         # A key is written as a complex key ("? ") once it and its tag ("!!str") reach
         # 128 characters.
-        if len(key) > 122 or not (_written_plain(key) and _written_plain(value)):
+        if not (_written_plain(key) and len(key) <= 122 and _written_plain(value)):
             return None
         lines.append(f"{key}: {value}\n")
     return "".join(lines) or None

@@ -147,7 +147,9 @@ tricky = st.text(
     min_size=0,
     max_size=14,
 )
-dumped_keys = st.one_of(keys, tricky, st.integers(118, 130).map(lambda n: "k" * n))
+dumped_keys = st.one_of(
+    keys, tricky, st.integers(118, 130).map(lambda n: "k" * n), st.integers(), st.booleans()
+)
 
 
 @settings(max_examples=1000, deadline=None)
