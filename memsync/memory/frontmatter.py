@@ -11,6 +11,7 @@ small; when that cannot be done safely the block is written out anew.
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from collections.abc import Mapping
@@ -208,7 +209,7 @@ def _trouble(error: yaml.YAMLError) -> YamlTrouble:
 # document marker) and ending in no space, holding no ": " and no " #", read back as a
 # string (checked with the dumper's own resolvers: not a bool, null, number or date).
 _PLAIN_WRITTEN = re.compile(r"[A-Za-z0-9](?:[ -~]*[!-~])?")
-_RESOLVER = _FrontmatterDumper(None)
+_RESOLVER = _FrontmatterDumper(io.StringIO())  # only its resolvers are asked
 
 
 def _written_plain(text: object) -> bool:
