@@ -236,17 +236,21 @@ def _plain_dump(mapping: Mapping[str, Any]) -> str | None:
     return "".join(lines) or None
 
 
+def _yaml_dump(mapping: Mapping[str, Any]) -> str:
+    return yaml.dump(
+        dict(mapping),
+        Dumper=_FrontmatterDumper,
+        allow_unicode=True,
+        sort_keys=False,
+        default_flow_style=False,
+        width=math.inf,
+    )
+
+
 def dump_mapping(mapping: Mapping[str, Any], indent: str = "", newline: str = "\n") -> str:
     text = _plain_dump(mapping)
     if text is None:
-        text = yaml.dump(
-            dict(mapping),
-            Dumper=_FrontmatterDumper,
-            allow_unicode=True,
-            sort_keys=False,
-            default_flow_style=False,
-            width=math.inf,
-        )
+        text = _yaml_dump(mapping)
     if text == "{}\n":
         return ""
     lines = text.split("\n")[:-1]

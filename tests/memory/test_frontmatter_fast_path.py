@@ -3,10 +3,8 @@ block is split where a line-by-line reading splits it."""
 
 from __future__ import annotations
 
-import math
 import re
 
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,9 +12,9 @@ from memsync.memory.frontmatter import (
     _OPENING,
     FrontmatterBlock,
     UnterminatedBlock,
-    _FrontmatterDumper,
     _plain_dump,
     _plain_mapping,
+    _yaml_dump,
     _yaml_mapping,
     load_mapping,
     split_frontmatter,
@@ -127,17 +125,6 @@ def test_the_closing_line_is_found_where_a_line_by_line_reading_finds_it(opening
     text = opening + "".join(parts)
 
     assert split_frontmatter(text) == _split_line_by_line(text)
-
-
-def _yaml_dump(mapping: dict[str, object]) -> str:
-    return yaml.dump(
-        mapping,
-        Dumper=_FrontmatterDumper,
-        allow_unicode=True,
-        sort_keys=False,
-        default_flow_style=False,
-        width=math.inf,
-    )
 
 
 tricky = st.text(
