@@ -25,8 +25,16 @@ the test is built to refuse when unsure. Two memories of one type are duplicates
 3. **what one adds is added, not swapped** (`memsync.dream.rewording`, read from word
    order): no added word stands where the other memory had another ("keep" →
    "remove"), no "never" is added to a sentence both say, no qualifier ("staging",
-   "weekly", "frontend": `QUALIFIERS`) is added inside one, and no two names trade
-   the words around them ("Payments team owns Orders" / "Orders team owns Payments").
+   "weekly", "frontend": `QUALIFIERS`) and no name (nor a component after a name:
+   "Ledger worker" for "Ledger") is added inside one, no two names trade the words
+   around them ("Payments team owns Orders" / "Orders team owns Payments"), and no
+   name is said in sentences that share no word with the other's ("owner: Ana Ruiz"
+   / "Escalation: … Ana Ruiz").
+
+Before any of this, phrases a re-wording uses for one word become that word
+(`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
+Spanish, German and French words of the glossary are read in English
+(`memsync.dream.glossary.in_english`).
 
 Thresholds and word lists were chosen on the tuning corpus in ``tests/dream/tuning/``
 (written for that purpose: re-worded, templated, punctuated, translated, misspelt and

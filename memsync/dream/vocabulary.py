@@ -49,7 +49,7 @@ STOPWORDS = word_set(
     keep kept make made go goes get gets got need needs needed whether because since
     while s t
     的 了 是 在 和 与 及 或 都 也 要 就 请 把 被 对 为 由 用 使
-    个 每 将 向 从 于 以 之 其 该 此 这 那 些 等 着 过 吗 呢 吧 所 里 会 能 可 得 地 啊
+    个 每 将 向 从 于 以 之 其 该 此 这 那 些 等 着 过 吗 呢 吧 所 里 会 能 可 得 地 啊 有
     """
 )
 # The stopwords whose loss or swap never changes a fact, left out of the word order
@@ -76,7 +76,7 @@ WORDING = word_set(
     happen occur live located sit reside store stored run version environment schedule
     around approximately roughly thing stuff info see
     information detail person people folks someone anyone everyone named
-    through thru like likes liked want wants wanted
+    through thru like likes liked want wants wanted let lets
     """
 )
 
@@ -217,7 +217,7 @@ _DOUBLED = re.compile(r"([bdgkmnprt])\1$")
 
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light English stemmer: plurals, the commonest verb endings, "-ation" and a few
+    """A light English stemmer: plurals, the commonest verb endings, "-ation", "-ition" and a few
     irregular participles. A final "e" goes too, so "handle", "handles" and "handled"
     are one, and "rotates" and "rotation"."""
     if len(word) <= 3 or not word.isascii() or not word.isalpha():
@@ -226,6 +226,8 @@ def stem(word: str) -> str:
         return _IRREGULAR[word]
     stemmed = word
     endings = (
+        ("itions", ""),  # "definitions", "defined"; not "position" (see below)
+        ("ition", ""),
         ("ations", "at"),
         ("ation", "at"),
         ("ies", "y"),
@@ -238,7 +240,7 @@ def stem(word: str) -> str:
     if word.endswith(("xes", "ches", "shes", "zes")):  # "fixes", "pushes": no "e" to keep
         word = stemmed = word[:-2]
     for suffix, keep in endings:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+        if word.endswith(suffix) and len(word) - len(suffix) >= (5 if "iti" in suffix else 3):
             stemmed = word[: -len(suffix)] + keep
             # A consonant doubled before "-ed" or "-ing" is one: "tagged", "tag".
             if suffix in _DOUBLING and _DOUBLED.search(stemmed) and len(stemmed) > 3:

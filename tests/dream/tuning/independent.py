@@ -120,6 +120,12 @@ UNTYPED_PAIRS: list[tuple[str, str, str]] = [
      UNTYPED + "Squash commits before merging feature branches!"),
     ("reference", "The design system lives in Storybook at https://ui.acme.dev.",
      UNTYPED + "Design system: Storybook, https://ui.acme.dev"),
+    # A Markdown file as people write one by hand: a heading, then the text.
+    ("project",
+     "Search indexer schedule\n---\nThe Search indexer rebuilds every night at 02:30 UTC.",
+     UNTYPED + "# Search indexer schedule\n\nThe Search indexer rebuilds nightly at 02:30 UTC."),
+    ("feedback", "Small PRs\n---\nKeep pull requests under 400 lines.",
+     UNTYPED + "# Keep PRs small\n\nPull requests stay under 400 lines."),
 ]  # fmt: skip
 
 DUPLICATES = (
@@ -171,6 +177,9 @@ LOOKALIKES: list[tuple[str, str, str]] = [
      UNTYPED + "The Notifications worker is owned by the Growth team."),
     ("feedback", "Squash commits before merging feature branches.",
      UNTYPED + "Never squash commits before merging feature branches."),
+    ("project",
+     "Search indexer schedule\n---\nThe Search indexer rebuilds every night at 02:30 UTC.",
+     UNTYPED + "# Search indexer schedule\n\nThe Search indexer rebuilds nightly at 03:30 UTC."),
     ("project", "Ana Ruiz is on call for the Wallet API.", "Ana Ruiz owns the Wallet API."),
     ("project", "Tom Berg reviews Ledger API migrations.",
      "Tom Berg writes Ledger API migrations."),
