@@ -148,20 +148,19 @@ _LATIN: dict[str, str] = (
     )
 )
 # A memory in one of those languages holds one of these: only such text is read word
-# by word (most memories are English; a substring test per word is quick).
+# by word (most memories are English, and splitting a text is quick).
 _HINT_WORDS = """
 el la los las del es una der das und ist wird le les des est une pour avec jeden jede
 cada chaque
 """
-_LATIN_HINTS = tuple(f" {word} " for word in _HINT_WORDS.split())
+_LATIN_HINTS = frozenset(_HINT_WORDS.split())
 _LATIN_WORD = re.compile(r"[^\W\d_]+")
 
 
 def in_english(text: str) -> str:
     """`text` with the Spanish, German and French words of the glossary written in
     English (lowercase: a translated word names nothing), when it holds any."""
-    spaced = f" {text.lower()} "
-    if not any(hint in spaced for hint in _LATIN_HINTS):
+    if _LATIN_HINTS.isdisjoint(text.lower().split()):
         return text
     return _LATIN_WORD.sub(_english, _BASE.sub("database", text))
 

@@ -203,8 +203,8 @@ _PHRASE_PATTERNS = [
 def reworded(text: str) -> str:
     """`text` with each phrase of `_PHRASES` written as its one word (lowercase)."""
     lower = text.lower()
-    # A substring test per phrase first: most memories hold none, and it is far
-    # cheaper than a pattern over every phrase.
+    # A substring test per phrase first: most memories hold none, and it is cheaper
+    # than one pattern over every phrase (measured: about 14 µs a memory against 25).
     for phrase, pattern, word in _PHRASE_PATTERNS:
         if phrase in lower:
             text = pattern.sub(word, text)
