@@ -341,6 +341,11 @@ def _merge(directory: DreamDirectory, group: DuplicateGroup, report: DreamReport
     keeper = directory.memories[group.keep]
     older = [directory.memories[path] for path in group.absorbed]
     body, _added = union_bodies(keeper.body, *(memory.body for memory in older))
+    # A plain Markdown file kept over its typed copy takes that copy's frontmatter, so
+    # the merged memory keeps the name, description and type Claude Code reads.
+    typed = next((memory for memory in older if memory.memory_type), None)
+    if typed is not None and not keeper.has_frontmatter:
+        keeper = keeper.replace(metadata=typed.metadata)
     known = f"{keeper.name or ''}\n{keeper.description or ''}\n{body}"
     # A description the merged text does not already say would otherwise be lost.
     extra = [
