@@ -71,17 +71,23 @@ def candidate_pairs(
         if lacking < 0:
             continue
         held = blocks.holding[types[index]]
-        few = [members for word in mine if len(members := held[word]) <= MAX_BLOCK]
-        need = max(1, len(few) - lacking)
-        counted = Counter(itertools.chain.from_iterable(few))
-        for other, count in counted.items():
-            if count >= need and other != index and len(words[other]) >= size:
+        few = [held[word] for word in mine & blocks.few[types[index]]]
+        need = len(few) - lacking
+        if need <= 1:  # (one at least: a pair through a word few hold shares it)
+            others = set().union(*few)
+        else:
+            counted = Counter(itertools.chain.from_iterable(few))
+            others = {other for other, count in counted.items() if count >= need}
+        for other in others:
+            if other != index and len(words[other]) >= size:
                 add(index, other)
     # Pairs through all of a memory's rarest words, when each is common.
     for index, together in blocks.held_together():
         for other in together:
-            if other != index:
-                add(index, other)
+            # One whose rarest words are the same came first: it took this pair.
+            if other < index and blocks.reach(other)[1] is together or other == index:
+                continue
+            add(index, other)
     return pairs
 
 
@@ -98,6 +104,11 @@ class _Blocks:
             held = self.holding[kind]
             for word in held_words:
                 held[word].append(index)
+        # By type: the words at most `MAX_BLOCK` memories of that type hold.
+        self.few = {
+            kind: frozenset(word for word, members in held.items() if len(members) <= MAX_BLOCK)
+            for kind, held in self.holding.items()
+        }
         spread = Counter(itertools.chain.from_iterable(words))
         # Words in more than one memory, numbered rarest first (ties by the word).
         shared = sorted((count, word) for word, count in spread.items() if count > 1)

@@ -169,23 +169,29 @@ _ASCII_LETTER_BYTES = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
 
 
 class _AsciiWords(dict[bytes, str | None]):
-    """A word of ASCII letters → its canonical form, or None for a stopword."""
+    """A word of ASCII letters → its canonical form, or None for a stopword (and, when
+    `meaningful`, for a filler word: `WORDING`)."""
+
+    def __init__(self, meaningful: bool) -> None:
+        super().__init__()
+        self.fillers = _WORDING if meaningful else frozenset()
 
     def __missing__(self, word: bytes) -> str | None:
         if len(self) >= 65536:  # vocabularies of many directories: start again
             self.clear()
         text = word.decode("ascii")
-        found = self[word] = None if text in STOPWORDS else _canonical(text)
+        canonical = None if text in STOPWORDS else _canonical(text)
+        found = self[word] = None if canonical in self.fillers else canonical
         return found
 
 
-_ascii_words = _AsciiWords()
+_ascii_words, _ascii_meaningful_words = _AsciiWords(False), _AsciiWords(True)
 
 
 def _content_words(folded: str) -> frozenset[str]:
     """`content_words` of text already normalised and case-folded."""
     if folded.isascii():  # no Chinese: every word is one word
-        return _ascii_content_words(folded)[0]
+        return _ascii_content_words(folded, _ascii_words)[0]
     found: set[str] = set()
     # Each distinct word once: what a word adds does not depend on how often it occurs.
     for word in set(_WORD.findall(folded)):
@@ -196,18 +202,19 @@ def _content_words(folded: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _ascii_content_words(folded: str) -> tuple[frozenset[str], str]:
-    """`_content_words` of ASCII text, and its runs of word characters joined by
-    spaces (`_Profile.exact`): the words of `_WORD` are runs of letters a-z and
-    numbers, and a number is only looked for when the text has a digit."""
+def _ascii_content_words(folded: str, known: _AsciiWords) -> tuple[frozenset[str], str]:
+    """`_content_words` of ASCII text (less `WORDING` with `_ascii_meaningful_words`),
+    and its runs of word characters joined by spaces (`_Profile.exact`): the words of
+    `_WORD` are runs of letters a-z and numbers, and a number is only looked for when
+    the text has a digit."""
     raw = folded.encode("ascii")
     runs = raw.translate(_ASCII_WORD_BYTES)
     letters = raw.translate(_ASCII_LETTER_BYTES)
-    found = set(map(_ascii_words.__getitem__, set(letters.split())))
+    found = set(map(known.__getitem__, letters.split()))
     found.discard(None)
     if letters != runs:  # a digit or an underscore
         numbers = set(_ASCII_NUMBER.findall(folded)) - STOPWORDS
-        found.update(map(_canonical, numbers))
+        found.update(word for word in map(_canonical, numbers) if word not in known.fillers)
     return frozenset(found), b" ".join(runs.split()).decode("ascii")  # type: ignore[arg-type]
 
 
@@ -374,9 +381,9 @@ def _profile(memory: Candidate) -> _Profile:
     text = normalise(memory.text)
     folded = text.casefold()
     if folded.isascii():
-        words, exact = _ascii_content_words(folded)
-    else:
-        words, exact = _content_words(folded), " ".join(_EXACT_WORD.findall(folded))
+        words, exact = _ascii_content_words(folded, _ascii_meaningful_words)
+        return _Profile(words, exact, text)
+    words, exact = _content_words(folded), " ".join(_EXACT_WORD.findall(folded))
     return _Profile(words - _WORDING, exact, text)
 
 
