@@ -61,8 +61,9 @@ def candidate_pairs(
             pairs.add((one, other) if one < other else (other, one))
 
     # Pairs through a word few memories hold, from the smaller memory's side: it
-    # lacks at most `lacking` words in the larger, so of its `held` words held by at
-    # most `MAX_BLOCK` memories the larger holds all but `lacking` (and one at least).
+    # lacks at most `lacking` words in the larger, so the larger holds one of any
+    # `lacking + 1` of its words (those the fewest memories hold, to look at fewest),
+    # and a pair through a word few hold shares that word.
     for index, mine in enumerate(words):
         size = len(mine)
         lacking = slacks.get(size)
@@ -72,20 +73,16 @@ def candidate_pairs(
             continue
         held = blocks.holding[types[index]]
         few = [held[word] for word in mine & blocks.few[types[index]]]
-        need = len(few) - lacking
-        if need <= 1:  # (one at least: a pair through a word few hold shares it)
-            others = set().union(*few)
-        else:
-            counted = Counter(itertools.chain.from_iterable(few))
-            others = {other for other, count in counted.items() if count >= need}
-        for other in others:
+        if len(few) > lacking + 1:
+            few = sorted(few, key=len)[: lacking + 1]
+        for other in set().union(*few):
             if other != index and len(words[other]) >= size:
                 add(index, other)
     # Pairs through all of a memory's rarest words, when each is common.
     for index, together in blocks.held_together():
         for other in together:
             # One whose rarest words are the same came first: it took this pair.
-            if other < index and blocks.reach(other)[1] is together or other == index:
+            if other == index or (other < index and blocks.reach(other)[1] is together):
                 continue
             add(index, other)
     return pairs

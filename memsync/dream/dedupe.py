@@ -51,8 +51,8 @@ import functools
 import itertools
 import re
 import unicodedata
-from collections import Counter, defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
