@@ -91,8 +91,8 @@ def test_facts_are_those_every_pattern_finds(tmp_path: Path) -> None:
 
 def test_word_sets_and_exact_text_are_those_of_the_full_patterns(tmp_path: Path) -> None:
     for text in _texts(tmp_path):
-        folded = dedupe.normalise(text).casefold()
         profile = _profile(Candidate("a.md", "project", None, text, datetime.min))
+        folded = profile.text.casefold()
         if folded.isascii():
             raw = set(dedupe._WORD.findall(folded)) - dedupe.STOPWORDS
             assert profile.words == {dedupe._canonical(w) for w in raw} - dedupe._WORDING, text
