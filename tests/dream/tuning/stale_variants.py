@@ -221,6 +221,14 @@ CODE_FILES: dict[str, str] = {
         "package limits\n\nconst MaxBatchSize = 500\n\nvar defaultWorkers = 16\n"
     ),
     "src/client.ts": "export const API_VERSION = 'v3';\nexport const pollIntervalMs = 2000;\n",
+    "package.json": '{"dependencies": {"react": "^18.2.0", "zod": "3.22.4"}, '
+    '"devDependencies": {"vitest": "~1.6.0"}}\n',
+    "go.mod": "module acme.dev/relay\n\ngo 1.22\n\nrequire (\n"
+    "\tgoogle.golang.org/grpc v1.62.0\n\tgithub.com/jackc/pgx/v5 v5.5.4\n)\n",
+    "internal/server/server.go": (
+        "package server\n\nfunc New() *http.Server {\n\treturn &http.Server{\n"
+        "\t\tReadTimeout:  15 * time.Second,\n\t\tIdleTimeout: 120 * time.Second,\n\t}\n}\n"
+    ),
 }
 # (memory text, what the code says instead) for stale ones.
 CODE_STALE: list[tuple[str, str]] = [
@@ -237,6 +245,11 @@ CODE_STALE: list[tuple[str, str]] = [
     ("deploy/app.yaml runs the orders service with 2 replicas.", "4"),
     ("Per internal/limits/limits.go the max batch size is 1000.", "500"),
     ("The client in src/client.ts polls every 5 seconds (poll interval).", "2000"),
+    # A dependency's version; a setting named in words, the file not cited.
+    ("The web app is on React 17.", "^18.2.0"),
+    ("The relay pins grpc v1.58.", "v1.62.0"),
+    ("Unit tests run on Vitest 0.34.", "~1.6.0"),
+    ("The HTTP server's read timeout is 10 seconds.", "15"),
 ]
 CODE_FRESH: list[str] = [
     "`REQUEST_TIMEOUT` is 45 seconds in config/settings.py.",
@@ -254,4 +267,10 @@ CODE_FRESH: list[str] = [
     "config/settings.py: the admin pages through results 20 at a time.",
     "Support mail in config/settings.py gets about 40 messages a day.",
     "The client in src/client.ts polls every 2 seconds (poll interval).",
+    "The web app runs React 18 with hooks everywhere.",
+    "We upgraded from React 16 to 18 last year.",
+    "pgx v5 is the Postgres driver; grpc 1.62 for the API.",
+    "The HTTP server's read timeout is 15 seconds; its idle timeout 2 minutes.",
+    "Requests time out after 10 seconds at the load balancer.",
+    "Next 3 days: no deploys.",
 ]
