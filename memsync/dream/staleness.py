@@ -53,7 +53,7 @@ from memsync.dream.declared_versions import (
     version_conflict,
 )
 from memsync.dream.dedupe import content_words, normalise
-from memsync.dream.supersession import candidates, claims, replacement
+from memsync.dream.supersession import candidates, claims, replacement, worth_reading
 from memsync.memory import MemoryFile
 
 # Code files bigger than this are not read for symbols (generated or vendored).
@@ -491,7 +491,12 @@ def _reworded_replacements(
 ) -> None:
     """Superseded and contradicted memories however the newer one is worded
     (`memsync.dream.supersession`), added to `found`."""
-    mine = {path: claims(memory) for path, memory in memories.items() if path not in found}
+    texts = {f"mine/{path}": memory for path, memory in memories.items() if path not in found}
+    texts |= {f"team/{path}": memory for path, (memory, _) in teammates.items()}
+    read = worth_reading(
+        {key: content_words(f"{m.description or ''}\n{m.body}") for key, m in texts.items()}
+    )
+    mine = {key[5:]: claims(texts[key]) for key in sorted(read) if key.startswith("mine/")}
     when = {path: changed_at(path) for path in mine}
     for first, second in sorted(candidates(mine)):
         if when[first] == when[second]:
@@ -507,7 +512,7 @@ def _reworded_replacements(
                 f"superseded by {shown(newer)}, a newer memory on the same subject "
                 f"({change[1]} where this one says {change[0]})",
             )
-    theirs = {path: claims(memory) for path, (memory, _) in teammates.items()}
+    theirs = {key[5:]: claims(texts[key]) for key in sorted(read) if key.startswith("team/")}
     for path, teammate in sorted(candidates(mine, theirs)):
         if path in found or when[path] >= teammates[teammate][1]:
             continue

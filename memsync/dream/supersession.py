@@ -33,7 +33,9 @@ Word lists were chosen on ``tests/dream/tuning/stale_variants.py``, never on
 
 from __future__ import annotations
 
+import functools
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -50,7 +52,8 @@ from memsync.dream.vocabulary import (
 )
 from memsync.memory import MemoryFile
 
-MAX_BLOCK = 64
+MAX_BLOCK = 24
+RARE_SHARE = 6
 _BEFORE = 10
 _AFTER = 4
 _MIN_SHARED = 2  # slot words: one alone ("call") names no slot
@@ -129,17 +132,23 @@ _UNITS = {
     **dict.fromkeys(("tb", "tib"), ("size", 1e12)),
     **dict.fromkeys(("%", "percent"), ("percent", 1)),
 }
+# What every value has (a digit, a backtick, "#", "@", a dash or dot inside a word, a
+# weekday, a capital): a sentence without one is not searched for values.
+_MAY_HOLD_VALUE = re.compile(
+    r"[0-9`#@]|[a-z][-._][a-z]|day|[A-Z][a-z]+\s[A-Z]|[A-Z]\w*\s+(?:team|squad)", re.IGNORECASE
+)
+# Every value starts a word: the one look-behind first fails fast inside words.
 _VALUE = re.compile(
-    r"(?P<ticked>`[^`\n]+`)"
-    r"|(?P<address>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s)>\]]+|#[a-z][\w-]*)"
+    r"(?<![A-Za-z0-9_.+-])(?:(?P<ticked>`[^`\n]+`)"
+    r"|(?P<address>(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://[^\s)>\]]+"
+    r"|(?<![\w#])#[a-z][\w-]*)"
     r"|(?P<time>\b\d{1,2}:\d{2}(?:\s?[ap]m)?\b)"
     r"|(?P<version>\bv?\d+\.\d+(?:\.\d+)*\b(?!\s?(?:ms|s|m|h|d|kb|mb|gb|tb|%)\b))"
     r"|(?P<amount>\b\d+(?:[.,]\d+)?)\s?(?P<unit>%|(?:ms|milliseconds?|s|secs?|seconds?|m|mins?"
     r"|minutes?|h|hrs?|hours?|d|days?|weeks?|[kmgt]i?b|percent)\b)"
     r"|(?P<number>\b\d+(?:[.,]\d+)?\b)"
-    r"|(?P<ident>\b[a-z][a-z0-9]*(?:[-._][a-z0-9]+)*(?:[-._](?:[a-z]*\d[a-z0-9]*|[a-z]+\.[a-z]+))"
-    r"(?:[-._][a-z0-9]+)*\b|\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b)"
-    r"|(?P<day>\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b)",
+    r"|(?P<ident>\b[a-z][a-z0-9]*(?:[-._][a-z0-9]+)+\b)"
+    r"|(?P<day>\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b))",
     re.IGNORECASE,
 )
 # Named by capitals, so matched case-sensitively: "Ledger team", "Ana Ruiz" (not "Orders
@@ -160,7 +169,7 @@ _RETIRED = re.compile(
 _PULL_REQUEST = re.compile(r"\bpull[- ]requests?\b", re.IGNORECASE)
 _INITIAL = re.compile(r"^[\s`\"'(*-]*([A-Z][\w-]*)")
 _QUALIFIERS = content_words(" ".join(QUALIFIERS))
-_CAPITALISED = re.compile(r"(?<![\w.`#@/-])[A-Z][\w-]*")
+_CAPITALISED = re.compile(r"(?<![A-Za-z0-9_.`#@/-])[A-Z][A-Za-z0-9_-]*")
 _WORD = re.compile(r"[\w-]+")
 
 
@@ -203,7 +212,7 @@ def claims(memory: MemoryFile) -> Claims:
     initials: set[str] = set()
     retired: set[str] = set()
     for sentence in _SENTENCE.split(text):
-        found = list(_values(sentence))
+        found = list(_values(sentence)) if _MAY_HOLD_VALUE.search(sentence) else []
         names |= _names(sentence, found)
         for match in _RETIRED.finditer(sentence):
             term, after = match.group("term"), sentence[match.end() :]
@@ -263,6 +272,11 @@ def _values(sentence: str) -> Iterator[tuple[int, int, str, str]]:
             yield match.start(), match.end(), "ident", written.strip("`").strip().casefold()
         elif kind == "day":
             yield match.start(), match.end(), "day", written.casefold().removesuffix("s")
+        elif kind == "ident":
+            # A host, a bucket, a versioned name: a digit, a dot or two dashes ("on-call"
+            # and "read-only" are words).
+            if any(c.isdigit() for c in written) or "." in written or written.count("-") > 1:
+                yield match.start(), match.end(), kind, written.casefold()
         elif kind == "number":
             yield match.start(), match.end(), "number", written.replace(",", "")
         else:
@@ -301,10 +315,15 @@ def _blank(sentence: str, found: list[tuple[int, int, str, str]]) -> str:
 
 
 def _words(text: str) -> list[str]:
-    words = []
+    words: list[str] = []
     for piece in _WORD.findall(text):
-        words += sorted(_slot_word(w) for w in content_words(piece) - _CHANGE)
+        words += _piece_words(piece)
     return words
+
+
+@functools.lru_cache(maxsize=65536)
+def _piece_words(piece: str) -> tuple[str, ...]:
+    return tuple(sorted(_slot_word(w) for w in content_words(piece) - _CHANGE))
 
 
 def _slot_word(word: str) -> str:
@@ -409,4 +428,33 @@ def candidates(
             pairs.update((a, b) for a in left for b in left if a < b)
         else:
             pairs.update((a, b) for a in left for b in right)
-    return pairs
+    rare = _rare_words(sides)
+    other = theirs or mine
+    return {
+        (a, b)
+        for a, b in pairs
+        if (mine[a].words & other[b].words & rare) - mine[a].retired - other[b].retired
+    }
+
+
+def worth_reading(words: Mapping[str, frozenset[str]]) -> set[str]:
+    """The memories (by their `content_words`) sharing a rare word with another: the only
+    ones `candidates` can pair, so the only ones worth `claims`."""
+    spread = Counter(word for held in words.values() for word in held)
+    limit = max(RARE_SHARE, len(words) // 100)
+    rare = {word for word, count in spread.items() if 2 <= count <= limit}
+    return {path for path, held in words.items() if not held.isdisjoint(rare)}
+
+
+def _rare_words(sides: tuple[Mapping[str, Claims], ...]) -> frozenset[str]:
+    """Words few memories hold (at most `RARE_SHARE`, or 1% of them): two memories on
+    one subject share one, besides any tool one of them leaves. Words a template repeats
+    in every memory it wrote ("before a release, verify on staging") are not one."""
+    spread: Counter[str] = Counter()
+    total = 0
+    for side in sides:
+        for found in side.values():
+            spread.update(found.words)
+            total += 1
+    limit = max(RARE_SHARE, total // 100)
+    return frozenset(word for word, count in spread.items() if count <= limit)
