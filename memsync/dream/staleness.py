@@ -482,6 +482,46 @@ def _code_values(
         found[path] = StaleMemory(shown(path), "value", why)
 
 
+_MEMORY_LINK = re.compile(r"(?<![\w/.-])(?:[\w./-]*/)?([\w.-]+\.md)\b")
+_REPLACES = re.compile(
+    r"\b(?:supersed\w*|replac\w*|outdated|obsolete|overrides?|no longer (?:valid|true|applies"
+    r"|current|holds)|instead of|is wrong|was wrong)\b",
+    re.IGNORECASE,
+)
+
+
+def _named_as_replaced(
+    memories: Mapping[str, MemoryFile],
+    changed_at: Callable[[str], datetime],
+    shown: Callable[[str], str],
+    found: dict[str, StaleMemory],
+) -> None:
+    """An older memory that a newer one names by its file and says it replaces
+    ("This supersedes project_deploys.md", "[old note](project_x.md) is outdated")."""
+    by_file: dict[str, list[str]] = {}
+    for path in memories:
+        by_file.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+    for path, memory in sorted(memories.items()):
+        text = memory.body
+        if ".md" not in text or not _REPLACES.search(text):
+            continue
+        for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+            if not _REPLACES.search(sentence):
+                continue
+            for named in _MEMORY_LINK.findall(sentence):
+                for older in by_file.get(named, []):
+                    if (
+                        older != path
+                        and older not in found
+                        and (changed_at(older) < changed_at(path))
+                    ):
+                        found[older] = StaleMemory(
+                            shown(older),
+                            "superseded",
+                            f"superseded by {shown(path)}, which says it replaces this one",
+                        )
+
+
 def _reworded_replacements(
     memories: Mapping[str, MemoryFile],
     changed_at: Callable[[str], datetime],
@@ -491,6 +531,7 @@ def _reworded_replacements(
 ) -> None:
     """Superseded and contradicted memories however the newer one is worded
     (`memsync.dream.supersession`), added to `found`."""
+    _named_as_replaced(memories, changed_at, shown, found)
     texts = {f"mine/{path}": memory for path, memory in memories.items() if path not in found}
     texts |= {f"team/{path}": memory for path, (memory, _) in teammates.items()}
     read = worth_reading(

@@ -135,8 +135,13 @@ _UNITS = {
 # What every value has (a digit, a backtick, "#", "@", a dash or dot inside a word, a
 # weekday, a capital): a sentence without one is not searched for values.
 _MAY_HOLD_VALUE = re.compile(
-    r"[0-9`#@]|[a-z][-._][a-z]|day|[A-Z][a-z]+\s[A-Z]|[A-Z]\w*\s+(?:team|squad)", re.IGNORECASE
+    r"[0-9`#@]|[a-z][-._][a-z]|day|ly\b|abled|required|optional|allowed|forbidden|blocked"
+    r"|mandatory|default|[A-Z][a-z]+\s[A-Z]|[A-Z]\w*\s+(?:team|squad)",
+    re.IGNORECASE,
 )
+# States a re-wording may swap for one another.
+_STATES = {"mandatory": "required", "forbidden": "blocked", "on by default": "enabled",
+           "off by default": "disabled"}  # fmt: skip
 # Every value starts a word: the one look-behind first fails fast inside words.
 _VALUE = re.compile(
     r"(?<![A-Za-z0-9_.+-])(?:(?P<ticked>`[^`\n]+`)"
@@ -148,7 +153,11 @@ _VALUE = re.compile(
     r"|minutes?|h|hrs?|hours?|d|days?|weeks?|[kmgt]i?b|percent)\b)"
     r"|(?P<number>\b\d+(?:[.,]\d+)?\b)"
     r"|(?P<ident>\b[a-z][a-z0-9]*(?:[-._][a-z0-9]+)+\b)"
-    r"|(?P<day>\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b))",
+    r"|(?P<day>\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b)"
+    r"|(?P<often>\b(?:hourly|daily|nightly|weekly|biweekly|fortnightly|monthly|quarterly"
+    r"|yearly|annually)\b)"
+    r"|(?P<state>\b(?:enabled|disabled|required|optional|allowed|forbidden|blocked|mandatory"
+    r"|on by default|off by default)\b))",
     re.IGNORECASE,
 )
 # Named by capitals, so matched case-sensitively: "Ledger team", "Ana Ruiz" (not "Orders
@@ -166,6 +175,7 @@ _RETIRED = re.compile(
     r"|no longer\s+(?:\w+\s+){0,2}?(?:on|in|at|with|use|uses|using|kept in|stored in)"
     r"|replaced|dropped|retired|not)\s+(?:the\s+)?(?P<term>[A-Za-z][\w.-]*[A-Za-z0-9])"
 )
+_NOW = re.compile(r"\bnow\b|\bthese days\b|\bas of\b", re.IGNORECASE)
 _PULL_REQUEST = re.compile(r"\bpull[- ]requests?\b", re.IGNORECASE)
 _INITIAL = re.compile(r"^[\s`\"'(*-]*([A-Z][\w-]*)")
 _QUALIFIERS = content_words(" ".join(QUALIFIERS))
@@ -192,6 +202,7 @@ class Claims:
     words: frozenset[str]  # every content word, less values
     initials: frozenset[str]  # capitalised words starting a sentence: maybe names
     retired: frozenset[str]  # words it names as the past: "from yarn to", "no longer Redis"
+    changes: bool = False  # says something changed: "switched", "moved", "now"
 
     @cached_property
     def values(self) -> frozenset[tuple[str, str]]:
@@ -236,6 +247,7 @@ def claims(memory: MemoryFile) -> Claims:
         frozenset(words),
         frozenset(initials),
         frozenset(retired),
+        bool(_CHANGED.search(text) or _NOW.search(text)),
     )
 
 
@@ -270,6 +282,9 @@ def _values(sentence: str) -> Iterator[tuple[int, int, str, str]]:
             yield match.start(), match.end(), category, f"{amount * factor:g}"
         elif kind == "ticked":
             yield match.start(), match.end(), "ident", written.strip("`").strip().casefold()
+        elif kind == "state":
+            state = written.casefold()
+            yield match.start(), match.end(), kind, _STATES.get(state, state)
         elif kind == "day":
             yield match.start(), match.end(), "day", written.casefold().removesuffix("s")
         elif kind == "ident":
@@ -360,7 +375,8 @@ def replacement(older: Claims, newer: Claims) -> tuple[str, str] | None:
     # word is capitalised whatever it is).
     named = older.names | newer.names
     if (older.words & named) - newer.words and (newer.words & named) - older.words:
-        return _retired(older, newer, named)  # two things, unless one left the other
+        # Two things, unless one left the other or took the other's place.
+        return _retired(older, newer, named) or _swapped(older, newer, named)
     differing: dict[str, tuple[str, str]] = {}
     for fact in older.facts:
         if (fact.kind, fact.value) in newer.values:
@@ -379,6 +395,23 @@ def replacement(older: Claims, newer: Claims) -> tuple[str, str] | None:
     if not differing:
         return _retired(older, newer, named)
     return None
+
+
+def _swapped(older: Claims, newer: Claims, named: frozenset[str]) -> tuple[str, str] | None:
+    """The newer memory says something changed and names one thing where the older named
+    another, every other word of the older being in it ("Unit tests run on Jest" →
+    "We switched unit tests to Vitest")."""
+    if not newer.changes or older.changes:
+        return None
+    gone = (older.words & named) - newer.words
+    came = (newer.words & named) - older.words
+    if len(gone) != 1 or len(came) != 1:
+        return None
+    if older.words - newer.words - gone - _LOOSE:
+        return None
+    if len((older.words & newer.words) - _LOOSE) < _MIN_SHARED:
+        return None
+    return next(iter(gone)), next(iter(came))
 
 
 def _retired(older: Claims, newer: Claims, named: frozenset[str]) -> tuple[str, str] | None:
@@ -420,15 +453,25 @@ def candidates(
             keys.update(("term", word) for word in (found.words | found.retired) & left_behind)
             for key in keys:
                 blocks.setdefault(key, ([], []))[side].append(path)
+    rare = _rare_words(sides)
+    for side, memories in enumerate(sides):
+        for path, found in memories.items():
+            for word in found.words & rare:
+                blocks.setdefault(("word", word), ([], []))[side].append(path)
     pairs: set[tuple[str, str]] = set()
-    for left, right in blocks.values():
+    for key, (left, right) in blocks.items():
+        if key[0] == "word":
+            changing = {p for p in left if mine[p].changes} | {
+                p for p in right if (theirs or {})[p].changes
+            }
+            if not changing:
+                continue
         if len(left) + len(right) > MAX_BLOCK:
             continue
         if theirs is None:
             pairs.update((a, b) for a in left for b in left if a < b)
         else:
             pairs.update((a, b) for a in left for b in right)
-    rare = _rare_words(sides)
     other = theirs or mine
     return {
         (a, b)

@@ -63,6 +63,21 @@ def superseded(root: Path) -> StaleCorpus:
     return corpus
 
 
+def named_as_replaced(root: Path) -> StaleCorpus:
+    """A newer memory that names the older by its file: flagged only where it says it
+    replaces it."""
+    corpus = StaleCorpus(root)
+    old = corpus.write("project", "Deploys need a green canary for 30 minutes.", 300)
+    corpus.write("project", f"This supersedes {old}: the canary window is gone.", 20)
+    corpus.stale.add(old)
+    kept = corpus.write("project", "Deploy approvals are in the #deploys channel.", 300)
+    corpus.write("project", f"See also {kept} for where approvals are posted.", 20)
+    linked = corpus.write("reference", "The on-call handbook is in Notion.", 300)
+    corpus.write("reference", f"The [handbook note]({linked}) is outdated.", 20)
+    corpus.stale.add(linked)
+    return corpus
+
+
 def contradicted(root: Path) -> StaleCorpus:
     corpus = StaleCorpus(root)
     for number, (kind, mine, theirs) in enumerate(CONTRADICTED):
@@ -110,6 +125,7 @@ def code_values(root: Path, *, stale: bool) -> StaleCorpus:
 CORPORA = {
     "superseded": superseded,
     "contradicted": contradicted,
+    "named as replaced": named_as_replaced,
     "near-misses first-older": lambda root: near_misses(root, "first-older"),
     "near-misses second-older": lambda root: near_misses(root, "second-older"),
     "near-misses teammate": lambda root: near_misses(root, "teammate"),

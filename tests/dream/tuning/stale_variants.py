@@ -111,6 +111,21 @@ SUPERSEDED += [
      "migration; bookmarks to the old address break."),
 ]  # fmt: skip
 
+# A tool named where the older named another, the newer saying it changed; a frequency
+# or a state that changed.
+SUPERSEDED += [
+    ("project", "Unit tests for the checkout service run on Jest.",
+     "We switched the checkout service's unit tests to Vitest."),
+    ("project", "Billing API logs are shipped to Datadog.",
+     "Billing API logs are now shipped to Grafana Loki."),
+    ("project", "Database backups for the ledger run nightly.",
+     "Ledger database backups now run hourly."),
+    ("project", "Two-factor login is optional for contractors.",
+     "Two-factor login is now required for contractors."),
+    ("project", "The legacy export endpoint is enabled in production.",
+     "We disabled the legacy export endpoint in production."),
+]  # fmt: skip
+
 # A teammate's newer memory (team/) says otherwise than one of mine.
 CONTRADICTED: list[tuple[str, str, str]] = [
     ("project", "The Inventory API runs on port 7001.",
@@ -201,6 +216,17 @@ NEAR_MISSES: list[tuple[str, str, str]] = [
     ("project", "Deploys of the web app go through Jenkins.",
      "The mobile app moved from Jenkins to Bitrise."),
     ("project", "CI for the monorepo runs on Jenkins.", "Nightly load tests run on Jenkins too."),
+    # A tool or a frequency of another subject, a change said of something else.
+    ("project", "Billing API logs are shipped to Datadog.",
+     "Search API metrics moved to Grafana."),
+    ("project", "Billing API logs are shipped to Datadog.",
+     "Billing API traces now go to Honeycomb."),
+    ("project", "Unit tests for the checkout service run on Jest.",
+     "We switched the search service's unit tests to Vitest."),
+    ("project", "Database backups for the ledger run nightly.",
+     "Search index rebuilds for the ledger now run hourly."),
+    ("project", "Two-factor login is optional for contractors.",
+     "Two-factor login is now required for employees."),
     # The newer names a narrower subject ("for exports").
     ("project", "The Orders API timeout is 30 seconds.",
      "The Orders API timeout for exports is 120 seconds."),
