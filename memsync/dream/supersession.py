@@ -71,7 +71,7 @@ _CHANGE = _canonical(
     bump bumped increase increased decrease decreased lower lowered reduce reduced cut
     scale scaled went up down longer instead retire retired reschedule rescheduled
     replace replaced migrate migrated took take over pass passed since days these
-    upgrade upgraded downgrade downgraded
+    upgrade upgraded downgrade downgraded rename renamed
     updated update set today anymore
     listen listens serve served post posted send sent route routed point points
     hosted expose exposed give gives giv between after before not
@@ -94,7 +94,7 @@ _LOOSE = (
     | DAY_SET
 )
 # Words ending the words around a value that follow it ("… 60 seconds after the incident").
-_STOP_AFTER = word_set("when after since because once while until so to if as but")
+_STOP_AFTER = word_set("when after since because once while until so to if as but with by")
 # Words right before a value that make it a past or rejected one.
 _LOOKS_AWAY = re.compile(
     r"(?:\bwas|\bwere|\bnot|\bno longer(?: be)?|\binstead of|\bpreviously|\bformerly"
@@ -107,7 +107,7 @@ _FROM = re.compile(r"\bfrom\W*(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
 _TO_AFTER = re.compile(r"^\W*(?:to|into|→|->)\b|^\s*(?:→|->)")
 _CHANGED = re.compile(
     r"\b(?:moved|moving|switched|changed|migrated|took|taken|passed|replaced|upgraded"
-    r"|downgraded|went|handed)\b",
+    r"|downgraded|went|handed|renamed|raised|lowered|bumped|rescheduled)\b",
     re.IGNORECASE,
 )
 # After a value, words that retire it: "acme-artifacts-eu is read-only", "(old host retired)".
@@ -139,6 +139,8 @@ _MAY_HOLD_VALUE = re.compile(
     r"|mandatory|default|[A-Z][a-z]+\s[A-Z]|[A-Z]\w*\s+(?:team|squad)",
     re.IGNORECASE,
 )
+# Words before a name that make "courier-dlq" a name, not a word like "on-call".
+_NAMING = re.compile(r"\b(?:is|was|to|named|called|as)\s+$|:\s*$", re.IGNORECASE)
 # States a re-wording may swap for one another.
 _STATES = {"mandatory": "required", "forbidden": "blocked", "on by default": "enabled",
            "off by default": "disabled"}  # fmt: skip
@@ -290,7 +292,13 @@ def _values(sentence: str) -> Iterator[tuple[int, int, str, str]]:
         elif kind == "ident":
             # A host, a bucket, a versioned name: a digit, a dot or two dashes ("on-call"
             # and "read-only" are words).
-            if any(c.isdigit() for c in written) or "." in written or written.count("-") > 1:
+            named = _NAMING.search(sentence[max(0, match.start() - 12) : match.start()])
+            if (
+                any(c.isdigit() for c in written)
+                or "." in written
+                or written.count("-") > 1
+                or (named and "-" in written)
+            ):
                 yield match.start(), match.end(), kind, written.casefold()
         elif kind == "number":
             yield match.start(), match.end(), "number", written.replace(",", "")
@@ -386,7 +394,7 @@ def replacement(older: Claims, newer: Claims) -> tuple[str, str] | None:
             for n in newer.facts
             if n.kind == fact.kind
             and (n.kind, n.value) not in older.values  # a fact both state
-            and _same_slot(fact, n, named | older.initials)
+            and _same_slot(fact, n, named | older.initials, newer.changes)
         ]
         if matched:
             differing.setdefault(fact.kind, (fact.text, matched[0].text))
@@ -432,10 +440,16 @@ def _retired(older: Claims, newer: Claims, named: frozenset[str]) -> tuple[str, 
     return term, f"no longer {term}"
 
 
-def _same_slot(first: Fact, second: Fact, named: frozenset[str]) -> bool:
-    if len(first.slot & second.slot) < _MIN_SHARED:
+def _same_slot(older: Fact, newer: Fact, named: frozenset[str], changes: bool) -> bool:
+    """Whether two facts fill one slot. A newer memory that says something changed may
+    leave out words of the older's slot ("for gRPC traffic"), never a qualifier
+    ("staging"); it may add none but names and what names the value's kind."""
+    if len(older.slot & newer.slot) < _MIN_SHARED:
         return False
-    return not (first.slot ^ second.slot) - _LOOSE - named
+    if newer.slot - older.slot - _LOOSE - named:
+        return False
+    dropped = older.slot - newer.slot - _LOOSE - named
+    return not dropped or (changes and not dropped & _QUALIFIERS)
 
 
 def candidates(

@@ -18,6 +18,9 @@ from tests.dream.tuning.stale_variants import (
     CODE_STALE,
     CONTRADICTED,
     NEAR_MISSES,
+    ONE_SERVICE,
+    ONE_SERVICE_ADDITIONS,
+    ONE_SERVICE_CHANGES,
     SUPERSEDED,
 )
 
@@ -78,6 +81,20 @@ def named_as_replaced(root: Path) -> StaleCorpus:
     return corpus
 
 
+def one_service(root: Path) -> StaleCorpus:
+    """A small directory about one service: the changes replace the background memories
+    they name; the additions replace none."""
+    corpus = StaleCorpus(root)
+    written = [corpus.write(kind, text, 300 + number)
+               for number, (kind, text) in enumerate(ONE_SERVICE)]  # fmt: skip
+    for number, (replaced, kind, text) in enumerate(ONE_SERVICE_CHANGES):
+        corpus.write(kind, text, 30 + number)
+        corpus.stale.add(written[replaced])
+    for number, (kind, text) in enumerate(ONE_SERVICE_ADDITIONS):
+        corpus.write(kind, text, 10 + number)
+    return corpus
+
+
 def contradicted(root: Path) -> StaleCorpus:
     corpus = StaleCorpus(root)
     for number, (kind, mine, theirs) in enumerate(CONTRADICTED):
@@ -126,6 +143,7 @@ CORPORA = {
     "superseded": superseded,
     "contradicted": contradicted,
     "named as replaced": named_as_replaced,
+    "one service": one_service,
     "near-misses first-older": lambda root: near_misses(root, "first-older"),
     "near-misses second-older": lambda root: near_misses(root, "second-older"),
     "near-misses teammate": lambda root: near_misses(root, "teammate"),

@@ -300,3 +300,40 @@ CODE_FRESH: list[str] = [
     "Requests time out after 10 seconds at the load balancer.",
     "Next 3 days: no deploys.",
 ]
+
+# One service's directory, as a small team keeps it: nearly every memory names the
+# service ("courier"), so its name tells no two memories apart. (background, changes)
+# where each change is (index into the background it replaces, newer text).
+ONE_SERVICE: list[tuple[str, str]] = [
+    ("project", "Courier listens on port 7070 for gRPC traffic."),
+    ("project", "Courier's health check is served at /healthz on port 7071."),
+    ("project", "Courier is deployed with Helm from the deploy/helm folder."),
+    ("project", "The courier worker pool has 12 goroutines per pod."),
+    ("project", "Courier retries failed deliveries 4 times with exponential backoff."),
+    ("project", "Courier writes delivery receipts to the receipts table in Postgres."),
+    ("feedback", "Never log full message payloads in courier; log the message id."),
+    ("project", "Courier releases are cut on Tuesdays by the platform on-call."),
+    ("project", "Courier's dead-letter queue is courier-dlq in RabbitMQ."),
+    ("reference", "Courier dashboards: grafana.internal/d/courier"),
+    ("project", "Courier protobuf definitions live in proto/courier/v1."),
+    ("project", "Load tests for courier run from the loadtest folder every Friday."),
+    ("project", "Courier's rate limit per tenant is 200 messages per second."),
+    ("user", "Mika maintains courier and prefers small PRs."),
+]
+ONE_SERVICE_CHANGES: list[tuple[int, str, str]] = [
+    (0, "project", "Courier's gRPC port changed to 7443 with the TLS rollout."),
+    (3, "project", "We raised the courier worker pool to 32 goroutines per pod."),
+    (4, "project", "Courier now retries failed deliveries 6 times."),
+    (7, "project", "Courier release day moved from Tuesday to Wednesday."),
+    (8, "project", "The courier dead-letter queue was renamed to courier-dead-letters."),
+    (12, "project", "Per-tenant rate limit for courier is now 500 messages per second."),
+]
+# Newer memories about the same service that change nothing of the background.
+ONE_SERVICE_ADDITIONS: list[tuple[str, str]] = [
+    ("project", "Courier's metrics are exported on port 9102."),
+    ("project", "Courier pods need 512 MB of memory; the worker pool is sized for it."),
+    ("project", "Courier retries are logged with the attempt number."),
+    ("project", "The courier staging deploy happens on Mondays."),
+    ("project", "Courier's admin API listens on port 7072, internal only."),
+    ("project", "Webhook deliveries in courier time out after 10 seconds."),
+]
