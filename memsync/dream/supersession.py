@@ -377,8 +377,11 @@ def _names(sentence: str, found: list[tuple[int, int, str, str]]) -> set[str]:
 def replacement(older: Claims, newer: Claims) -> tuple[str, str] | None:
     """(older value, newer value) when `newer` says otherwise than `older` about one
     slot, by the rules of the module's docstring; else None."""
-    if older.memory_type != newer.memory_type:
-        return None
+    if older.memory_type != newer.memory_type and {older.memory_type, newer.memory_type} != {
+        "project",
+        "reference",
+    }:
+        return None  # a rule against a fact, a person against a project: not one thing
     # A word capitalised mid-sentence in either names a thing in both (a sentence's first
     # word is capitalised whatever it is).
     named = older.names | newer.names

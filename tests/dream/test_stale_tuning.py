@@ -17,6 +17,7 @@ from tests.dream.tuning.stale_variants import (
     CODE_FRESH,
     CODE_STALE,
     CONTRADICTED,
+    CONTRADICTED_ACROSS_TYPES,
     NEAR_MISSES,
     ONE_SERVICE,
     ONE_SERVICE_ADDITIONS,
@@ -100,6 +101,9 @@ def contradicted(root: Path) -> StaleCorpus:
     for number, (kind, mine, theirs) in enumerate(CONTRADICTED):
         corpus.stale.add(corpus.write(kind, mine, 300 + number))
         corpus.write(kind, theirs, 40 + number, team=True)
+    for number, (kind, mine, their_kind, theirs) in enumerate(CONTRADICTED_ACROSS_TYPES):
+        corpus.stale.add(corpus.write(kind, mine, 200 + number))
+        corpus.write(their_kind, theirs, 20 + number, team=True)
     return corpus
 
 

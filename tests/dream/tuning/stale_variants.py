@@ -165,6 +165,14 @@ CONTRADICTED: list[tuple[str, str, str]] = [
      "weekdays.\n\n**Why:** the team moved to smaller PRs."),
 ]  # fmt: skip
 
+# A teammate who files the same fact under another type ("reference" for "project").
+CONTRADICTED_ACROSS_TYPES: list[tuple[str, str, str, str]] = [
+    ("project", "The Orders API sandbox is at sandbox.orders.acme.dev.",
+     "reference", "Orders API sandbox moved to orders-sandbox.acme.dev."),
+    ("reference", "Vendor status for the SMS gateway: status.smsco.com",
+     "project", "The SMS gateway vendor's status page is now status.textly.io."),
+]  # fmt: skip
+
 # Pairs that share words, or a subject, without one replacing the other: never flagged,
 # whichever is newer, in one directory or as a teammate's memory.
 NEAR_MISSES: list[tuple[str, str, str]] = [
