@@ -291,13 +291,13 @@ def _values(sentence: str) -> Iterator[tuple[int, int, str, str]]:
             yield match.start(), match.end(), "day", written.casefold().removesuffix("s")
         elif kind == "ident":
             # A host, a bucket, a versioned name: a digit, a dot or two dashes ("on-call"
-            # and "read-only" are words).
-            named = _NAMING.search(sentence[max(0, match.start() - 12) : match.start()])
+            # and "read-only" are words), or one dash after "is", "named", "to".
+            is_named = _NAMING.search(sentence[max(0, match.start() - 12) : match.start()])
             if (
                 any(c.isdigit() for c in written)
                 or "." in written
                 or written.count("-") > 1
-                or (named and "-" in written)
+                or (is_named is not None and "-" in written)
             ):
                 yield match.start(), match.end(), kind, written.casefold()
         elif kind == "number":
