@@ -53,7 +53,13 @@ from memsync.dream.declared_versions import (
     version_conflict,
 )
 from memsync.dream.dedupe import content_words, normalise
-from memsync.dream.supersession import candidates, claims, replacement, worth_reading
+from memsync.dream.supersession import (
+    Claims,
+    candidates,
+    claims,
+    replacement,
+    worth_reading,
+)
 from memsync.memory import MemoryFile
 
 # Code files bigger than this are not read for symbols (generated or vendored).
@@ -539,30 +545,23 @@ def _reworded_replacements(
     )
     mine = {key[5:]: claims(texts[key]) for key in sorted(read) if key.startswith("mine/")}
     when = {path: changed_at(path) for path in mine}
+    pairs: list[tuple[str, Claims, str, str]] = []  # (older, newer's claims, shown, kind)
     for first, second in sorted(candidates(mine)):
-        if when[first] == when[second]:
-            continue
-        older, newer = (first, second) if when[first] < when[second] else (second, first)
-        if older in found:
-            continue
-        change = replacement(mine[older], mine[newer])
-        if change is not None:
-            found[older] = StaleMemory(
-                shown(older),
-                "superseded",
-                f"superseded by {shown(newer)}, a newer memory on the same subject "
-                f"({change[1]} where this one says {change[0]})",
-            )
+        if when[first] != when[second]:
+            older, newer = (first, second) if when[first] < when[second] else (second, first)
+            pairs.append((older, mine[newer], shown(newer), "superseded"))
     theirs = {key[5:]: claims(texts[key]) for key in sorted(read) if key.startswith("team/")}
     for path, teammate in sorted(candidates(mine, theirs)):
-        if path in found or when[path] >= teammates[teammate][1]:
-            continue
-        change = replacement(mine[path], theirs[teammate])
+        if when[path] < teammates[teammate][1]:
+            pairs.append((path, theirs[teammate], teammate, "contradicted"))
+    for older, newer_claims, by, kind in pairs:
+        change = None if older in found else replacement(mine[older], newer_claims)
         if change is not None:
-            found[path] = StaleMemory(
-                shown(path),
-                "contradicted",
-                f"contradicted by {teammate}, a teammate's newer memory on the same subject "
+            whose = "a newer memory" if kind == "superseded" else "a teammate's newer memory"
+            found[older] = StaleMemory(
+                shown(older),
+                kind,
+                f"{kind} by {by}, {whose} on the same subject "
                 f"({change[1]} where this one says {change[0]})",
             )
 
