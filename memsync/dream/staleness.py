@@ -9,11 +9,13 @@ memory over 90 days tells a reviewer nothing. A memory is flagged when
   variable in backticks (``parse_invoice()``, ``InvoiceParser``, ``PAYMENTS_URL``);
   or it states a version of a runtime or service the checkout declares otherwise ("Node
   18" where package.json's engines want ``>=20.11``: `memsync.dream.declared_versions`);
-- a newer memory of the same type is on the same subject and says otherwise
-  (superseded): the same ``name``, or the same description once numbers, versions,
-  dates and weekdays are masked ("Node version for web: 18" → "…: 20");
-- a teammate's newer memory in ``team/`` is on the same subject in the same sense
-  (contradicted).
+- it states a value the checkout assigns otherwise (`memsync.dream.code_values`), or a
+  dependency version its manifests pin otherwise;
+- a newer memory on the same subject says otherwise (superseded): the same ``name``,
+  the same description once numbers, versions, dates and weekdays are masked, another
+  value in the same slot however it is worded, a tool it names as left behind, or the
+  older file named as replaced (`memsync.dream.supersession`);
+- a teammate's newer memory in ``team/`` does so (contradicted).
 
 What counts as citing the checkout is kept narrow, so a flag is worth reading: a path
 counts only when its first folder exists in the checkout (``src/…``, ``scripts/…``)
@@ -57,6 +59,7 @@ from memsync.dream.supersession import (
     Claims,
     candidates,
     claims,
+    named_as_replaced,
     replacement,
     worth_reading,
 )
@@ -488,44 +491,21 @@ def _code_values(
         found[path] = StaleMemory(shown(path), "value", why)
 
 
-_MEMORY_LINK = re.compile(r"(?<![\w/.-])(?:[\w./-]*/)?([\w.-]+\.md)\b")
-_REPLACES = re.compile(
-    r"\b(?:supersed\w*|replac\w*|outdated|obsolete|overrides?|no longer (?:valid|true|applies"
-    r"|current|holds)|instead of|is wrong|was wrong)\b",
-    re.IGNORECASE,
-)
-
-
 def _named_as_replaced(
     memories: Mapping[str, MemoryFile],
     changed_at: Callable[[str], datetime],
     shown: Callable[[str], str],
     found: dict[str, StaleMemory],
 ) -> None:
-    """An older memory that a newer one names by its file and says it replaces
-    ("This supersedes project_deploys.md", "[old note](project_x.md) is outdated")."""
-    by_file: dict[str, list[str]] = {}
-    for path in memories:
-        by_file.setdefault(path.rsplit("/", 1)[-1], []).append(path)
-    for path, memory in sorted(memories.items()):
-        text = memory.body
-        if ".md" not in text or not _REPLACES.search(text):
-            continue
-        for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
-            if not _REPLACES.search(sentence):
-                continue
-            for named in _MEMORY_LINK.findall(sentence):
-                for older in by_file.get(named, []):
-                    if (
-                        older != path
-                        and older not in found
-                        and (changed_at(older) < changed_at(path))
-                    ):
-                        found[older] = StaleMemory(
-                            shown(older),
-                            "superseded",
-                            f"superseded by {shown(path)}, which says it replaces this one",
-                        )
+    """An older memory a newer one names by its file and says it replaces."""
+    bodies = {path: memory.body for path, memory in memories.items()}
+    for older, newer in named_as_replaced(bodies, changed_at):
+        if older not in found:
+            found[older] = StaleMemory(
+                shown(older),
+                "superseded",
+                f"superseded by {shown(newer)}, which says it replaces this one",
+            )
 
 
 def _reworded_replacements(

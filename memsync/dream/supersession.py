@@ -36,8 +36,9 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cached_property
 
 from memsync.dream.dedupe import content_words, normalise
@@ -518,3 +519,39 @@ def _rare_words(sides: tuple[Mapping[str, Claims], ...]) -> frozenset[str]:
             total += 1
     limit = max(RARE_SHARE, total // 100)
     return frozenset(word for word, count in spread.items() if count <= limit)
+
+
+_MEMORY_LINK = re.compile(r"(?<![\w/.-])(?:[\w./-]*/)?([\w.-]+\.md)\b")
+_REPLACES = re.compile(
+    r"\b(?:supersed\w*|replac\w*|outdated|obsolete|overrides?|no longer (?:valid|true|applies"
+    r"|current|holds)|instead of|is wrong|was wrong)\b",
+    re.IGNORECASE,
+)
+
+
+def named_as_replaced(
+    bodies: Mapping[str, str], changed_at: Callable[[str], datetime]
+) -> list[tuple[str, str]]:
+    """(older, newer) where a newer memory names the older by its file in a sentence
+    saying it replaces it ("This supersedes project_deploys.md", "[old note](x.md) is
+    outdated"); a mere link ("see also x.md") is no such claim."""
+    by_file: dict[str, list[str]] = {}
+    for path in bodies:
+        by_file.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+    found: list[tuple[str, str]] = []
+    for path, text in sorted(bodies.items()):
+        if ".md" not in text or not _REPLACES.search(text):
+            continue
+        for sentence in _SENTENCES_OF_BODY.split(text):
+            if not _REPLACES.search(sentence):
+                continue
+            for named in _MEMORY_LINK.findall(sentence):
+                found += [
+                    (older, path)
+                    for older in by_file.get(named, [])
+                    if older != path and changed_at(older) < changed_at(path)
+                ]
+    return found
+
+
+_SENTENCES_OF_BODY = re.compile(r"(?<=[.!?])\s+|\n+")
