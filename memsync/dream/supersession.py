@@ -227,19 +227,20 @@ def claims(memory: MemoryFile) -> Claims:
     retired: set[str] = set()
     for sentence in _SENTENCE.split(text):
         found = list(_values(sentence)) if _MAY_HOLD_VALUE.search(sentence) else []
-        names |= _names(sentence, found)
+        blanked = _blank(sentence, found)  # values as spaces, at the same offsets
+        names |= _names(blanked)
         for match in _RETIRED.finditer(sentence):
             term, after = match.group("term"), sentence[match.end() :]
             if term[0].isupper() or _TO_AFTER.match(after):
                 retired.update(content_words(term) - _CHANGE)
         if first := _INITIAL.match(sentence):
             initials |= content_words(first.group(1)) - _CHANGE - _QUALIFIERS
-        words.update(_words(_blank(sentence, found)))
+        words.update(_words(blanked))
         for start, end, kind, value in found:
             if _looks_away(sentence, start, end):
                 past.add((kind, value))
                 continue
-            slot = _slot(sentence, start, end, found)
+            slot = _slot(blanked, start, end)
             if slot:
                 facts.append(Fact(kind, value, sentence[start:end], slot))
     return Claims(
@@ -312,12 +313,10 @@ def _person(written: str) -> bool:
     return not set(words) & (DAY_SET | STOPWORDS) and len(content_words(written) - _CHANGE) == 2
 
 
-def _slot(
-    sentence: str, start: int, end: int, found: list[tuple[int, int, str, str]]
-) -> frozenset[str]:
+def _slot(blanked: str, start: int, end: int) -> frozenset[str]:
     """The content words around a value: before it in its sentence, and after it up to
-    a break or a word that starts another clause."""
-    blanked = _blank(sentence, found)
+    a break or a word that starts another clause (`blanked`: the sentence, its values
+    as spaces)."""
     before = _words(blanked[:start])[-_BEFORE:]
     after: list[str] = []
     for piece in _WORD.finditer(_BREAK.split(blanked[end:], 1)[0]):
@@ -331,6 +330,8 @@ def _slot(
 
 
 def _blank(sentence: str, found: list[tuple[int, int, str, str]]) -> str:
+    if not found:
+        return sentence
     """`sentence` with its values as spaces, at the same offsets."""
     chars = list(sentence)
     for start, end, _, _ in found:
@@ -365,8 +366,7 @@ _SLOT_WORDS = {
 } | {"consumer": "consum", "server": "serv", "worker": "work", "approval": "approve"}
 
 
-def _names(sentence: str, found: list[tuple[int, int, str, str]]) -> set[str]:
-    blanked = _blank(sentence, found)
+def _names(blanked: str) -> set[str]:
     named: set[str] = set()
     for match in _CAPITALISED.finditer(blanked):
         if match.start() == len(blanked) - len(blanked.lstrip(" `\"'(*-")):
