@@ -547,7 +547,16 @@ def _reworded_replacements(
 
 
 def _differs(first: MemoryFile, second: MemoryFile) -> bool:
-    return normalise(first.body).split() != normalise(second.body).split()
+    """Whether `second` says something else than `first`: another body and, unless the
+    two share a name, other values in the description (two descriptions on one subject
+    stating one value re-word one fact: a duplicate, not a replacement)."""
+    if normalise(first.body).split() == normalise(second.body).split():
+        return False
+    return _name(first) == _name(second) or _values_of(first) != _values_of(second)
+
+
+def _values_of(memory: MemoryFile) -> list[str]:
+    return sorted(_MASK.findall(normalise(memory.description or "").casefold()))
 
 
 def stale_on_disk(
