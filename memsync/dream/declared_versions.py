@@ -253,3 +253,137 @@ def declared_commands(name: str, text: str) -> set[str]:
     except configparser.Error:
         return set()
     return {line.split("=", 1)[0].strip() for line in lines.splitlines() if "=" in line}
+
+
+# -- dependencies ----------------------------------------------------------------------
+
+_DEPENDENCY_MANIFESTS = frozenset({"package.json", "go.mod", "pyproject.toml"})
+_REQUIREMENTS = re.compile(r"^requirements[\w.-]*\.txt$")
+_REQUIREMENT = re.compile(
+    r"^\s*([A-Za-z][\w.-]*)\s*(?:\[[^\]]*\])?\s*(==|>=|~=)\s*(\d+(?:\.\d+){0,2})"
+)
+_GO_REQUIRE = re.compile(
+    r"^\s*(?:require\s+)?([\w.-]+(?:/[\w.-]+)+)\s+v(\d+(?:\.\d+){0,2})", re.MULTILINE
+)
+_MAJOR_SUFFIX = re.compile(r"^v\d+$")
+_DEPENDENCY_TABLES = ("dependencies", "devDependencies", "peerDependencies")
+# Names too like words to read as a dependency in prose ("next 3 days", "request 2").
+_WORDLIKE = frozenset({
+    "next", "request", "requests", "express", "commander", "chalk", "debug", "glob", "ms",
+    "ws", "uuid", "test", "core", "react-is", "util", "path", "os", "time", "sentry",
+})  # fmt: skip
+
+
+def is_dependency_manifest(relative: str) -> bool:
+    name = relative.rsplit("/", 1)[-1]
+    return name in _DEPENDENCY_MANIFESTS or bool(_REQUIREMENTS.match(name))
+
+
+def declared_dependencies(root: Path, manifests: Iterable[str]) -> dict[str, list[Declared]]:
+    """Dependency name (case-folded) → the versions the checkout's manifests pin it to:
+    package.json's dependency tables, go.mod's ``require`` lines (``grpc`` for
+    ``google.golang.org/grpc``), ``requirements*.txt`` and pyproject's dependencies."""
+    found: dict[str, list[Declared]] = {}
+    for relative in sorted(manifests):
+        if "node_modules/" in relative or "vendor/" in relative:
+            continue
+        try:
+            text = (root / relative).read_text(encoding="utf-8", errors="ignore")
+        except OSError:
+            continue
+        for name, declared in _dependencies(relative, text):
+            if name not in _TOOL_OF and len(name) >= 3 and name not in _WORDLIKE:
+                found.setdefault(name, []).append(declared)
+    return found
+
+
+def _dependencies(relative: str, text: str) -> Iterator[tuple[str, Declared]]:
+    name = relative.rsplit("/", 1)[-1]
+    if name == "package.json":
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return
+        for table in _DEPENDENCY_TABLES:
+            entries = data.get(table) if isinstance(data, dict) else None
+            for package, spec in (entries or {}).items() if isinstance(entries, dict) else ():
+                if isinstance(spec, str) and not package.startswith("@types/"):
+                    yield from _npm(relative, package, spec)
+    elif name == "go.mod":
+        for module, version in _GO_REQUIRE.findall(text):
+            parts = module.split("/")
+            last = parts[-2] if _MAJOR_SUFFIX.match(parts[-1]) and len(parts) > 1 else parts[-1]
+            key = last.casefold()
+            yield key, Declared(key, _parse(version), False, relative, f"{module} v{version}")
+    else:
+        lines: Iterable[str] = text.splitlines()
+        if name == "pyproject.toml":
+            try:
+                project = tomllib.loads(text).get("project", {})
+            except tomllib.TOMLDecodeError:
+                return
+            listed = project.get("dependencies") if isinstance(project, dict) else None
+            lines = [item for item in listed or () if isinstance(item, str)]
+        for line in lines:
+            if match := _REQUIREMENT.match(line):
+                package, operator, version = match.groups()
+                key = package.casefold()
+                lower = operator != "=="
+                yield key, Declared(key, _parse(version), lower, relative, line.strip())
+
+
+def _npm(relative: str, package: str, spec: str) -> Iterator[tuple[str, Declared]]:
+    """``^18.2.0`` pins the major, ``~4.17.1`` the minor, ``4.17.21`` all; ``>=`` is a
+    lower bound; anything else (tags, URLs, ranges with ``||``) says nothing here."""
+    spec = spec.strip()
+    match = re.fullmatch(r"(\^|~|>=|=)?v?(\d+(?:\.\d+){0,2})", spec)
+    if match is None:
+        return
+    operator, written = match.groups()
+    version = _parse(written)
+    if operator == "^":
+        version = version[:1] if version[0] else version[:2]
+    elif operator == "~":
+        version = version[:2]
+    key = package.casefold().rsplit("/", 1)[-1] if package.startswith("@") else package.casefold()
+    yield key, Declared(key, version, operator == ">=", relative, f'"{package}": "{spec}"')
+
+
+def dependency_conflict(text: str, declared: dict[str, list[Declared]]) -> str | None:
+    """Why `text` states a version of a dependency the checkout pins otherwise, or None.
+    A mention counts when written ``name 1.2``, ``name v1``, ``name@1.2`` or ``name
+    version 1.2``, and either has a dot or a ``v``/``@``, or names the dependency
+    capitalised or in backticks ("React 17", "`zod` 3")."""
+    if not declared:
+        return None
+    names = sorted((n for n in declared if n.casefold() in text.casefold()), key=len,
+                   reverse=True)  # fmt: skip
+    if not names:
+        return None
+    pattern = re.compile(
+        r"(?<![\w@/.-])(`?)(" + "|".join(map(re.escape, names)) + r")`?"
+        r"(\s+version\s+v?|\s+v|@v?|\s+)(\d+(?:\.\d+){0,2})(?![\w]|\.\d)",
+        re.IGNORECASE,
+    )
+    stated: dict[str, list[tuple[tuple[int, ...], str, bool]]] = {}
+    for match in pattern.finditer(text):
+        ticked, written, joiner, version = match.groups()
+        if not ("." in version or "v" in joiner or "@" in joiner or ticked
+                or written[0].isupper()):  # fmt: skip
+            continue
+        clause_start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, match.start())),
+                           default=0)  # fmt: skip
+        away = bool(_LOOKS_AWAY.search(text[clause_start : match.start()]))
+        stated.setdefault(written.casefold(), []).append(
+            (_parse(version), match.group(0).strip(" `"), away)
+        )
+    for name, mentions_of in sorted(stated.items()):
+        versions = declared[name]
+        if any(d.agrees_with(version) for d in versions for version, _, _ in mentions_of):
+            continue
+        claim = next((shown for _, shown, away in mentions_of if not away), None)
+        if claim is None:
+            continue
+        shown = "; ".join(f"{d.source} has {d.text}" for d in versions[:2])
+        return f"says {claim}, but the code checkout's {shown}"
+    return None

@@ -47,8 +47,10 @@ the same facts and near-identical wording (resemblance ≥ 0.9), no names swappe
 
 Comparing every pair of 2,000 memories would be two million comparisons. The smaller
 of two duplicates has all its words in the larger, so a memory is only compared with
-the memories holding one of its rarest words (when at most `MAX_BLOCK` do) or all of
-them together (`_candidate_pairs`): near-linear in the number of memories.
+the memories holding one of its rarest words, or all of them together
+(`memsync.dream.blocking`): near-linear in the number of memories. Word counts come
+first (`_close`); facts and word order, several passes over the text each, are read
+only for the few pairs whose words already make them look like duplicates.
 """
 
 from __future__ import annotations
@@ -57,11 +59,12 @@ import functools
 import itertools
 import re
 import unicodedata
-from collections import Counter, defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from memsync.dream.blocking import candidate_pairs
 from memsync.dream.glossary import in_english, segment, translated
 from memsync.dream.rewording import (
     Shape,
@@ -98,10 +101,6 @@ MIN_SHARED_WORDS_CONTAINED = 4
 MAX_RECONCILED = 2
 TYPO_MIN_LENGTH = 6
 TEAM_RESEMBLANCE_THRESHOLD = 0.9
-# How many of a memory's rarest words it is filed under for candidate pairs, and the
-# most memories one such word may gather before it no longer counts as rare.
-BLOCKING_WORDS = 4
-MAX_BLOCK = 24
 
 _CJK = "\u2e80-\u2fff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
@@ -111,14 +110,27 @@ _NUMBER = re.compile(r"(?<![\w.])v?(\d+(?:[.:/-]\d+)*)(?![\w])")
 # Letters of an identifier: not Chinese, so "的值班：Joe" (a full-width colon) is none.
 _ID = rf"(?:[^\W{_CJK}]|[+-])+"
 _IDENTIFIER = re.compile(rf"{_ID}(?:[./@:]{_ID})+/?|/[\w.-]+(?:/[\w{{}}.-]+)+")
+_IDENTIFIER_AT_START = re.compile(
+    rf"(?<![^\W{_CJK}])(?<![+-]){_ID}(?:[./@:]{_ID})+/?|/[\w.-]+(?:/[\w{{}}.-]+)+"
+)
+# What every identifier holds: two runs of its letters joined by a separator, or a
+# path of two parts. The patterns start with a character, which is quick to look for.
+_JOINED = re.compile(rf"[./@:](?<=(?:[^\W{_CJK}]|[+-])[./@:])(?:[^\W{_CJK}]|[+-])")
+_PATH = re.compile(r"/[\w.-]+/")
+_DIGIT = re.compile(r"\d")
 _BACKTICKED = re.compile(r"`([^`\n]+)`")
 _LETTER = re.compile(r"[A-Za-z]")
 _CJK_START = re.compile(rf"[{_CJK}]")
 _LATIN_WORD = re.compile(r"[a-z]+")
 _DAY_ZH = re.compile(r"周[一二三四五六日天]|星期[一二三四五六日天]")
-_UPPER = re.compile(r"[A-Z]")
-_CAPITALISED = re.compile(r"(?<![\w.])[A-Z][\w+#]*")
+_CAPITALS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_SMALL_LETTERS = _CAPITALS.lower()
+_DIGITS = b"0123456789"
+# Each pattern starts with the character it needs, which is quick to look for; the
+# character before it is checked after.
+_CAPITALISED = re.compile(r"[A-Z](?<![\w.][A-Z])[\w+#]*")
 _CAMEL = re.compile(r"\b[a-z]++[A-Z]\w*")
+_CAMEL_HINT = re.compile(r"[a-z][A-Z]")
 
 
 _NEGATIVE = re.compile(
@@ -126,6 +138,9 @@ _NEGATIVE = re.compile(
 )
 _NEGATIONS = word_set("never not no don dont avoid without forbidden stop 不 别 勿 禁")
 _POSITIVE = re.compile(r"\b(?:always|must|required|only)\b|必须|一律|总是", re.I)
+# The words of `_NEGATIVE` and `_POSITIVE` in ASCII text, but "don't" and "do not".
+_NEGATIVE_WORDS = word_set("never not no dont avoid without forbidden stop")
+_POSITIVE_WORDS = word_set("always must required only")
 
 
 def tokens(text: str) -> list[str]:
@@ -158,16 +173,38 @@ def content_words(text: str) -> frozenset[str]:
     return _content_words(normalise(text).casefold())
 
 
-# `_WORD` on text without a character past ASCII: the same words, several times faster
-# than the full pattern's Unicode classes (and most memories are such text).
-_ASCII_WORD = re.compile(r"[a-z]+|\d+(?:[.,:]\d+)*")
 _EXACT_WORD = re.compile(r"\w+")
+_ASCII_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+# ASCII text read by byte tables rather than patterns (most memories are such text):
+# `_WORD` keeps words of letters and numbers, `\w+` the runs `_Profile.exact` joins.
+_ASCII_WORD_BYTES = bytes(c if re.match(r"\w", chr(c)) else 32 for c in range(128)) + b" " * 128
+_ASCII_LETTER_BYTES = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
+
+
+class _AsciiWords(dict[bytes, str | None]):
+    """A word of ASCII letters → its canonical form, or None for a stopword (and, when
+    `meaningful`, for a filler word: `WORDING`)."""
+
+    def __init__(self, meaningful: bool) -> None:
+        super().__init__()
+        self.fillers = _WORDING if meaningful else frozenset()
+
+    def __missing__(self, word: bytes) -> str | None:
+        if len(self) >= 65536:  # vocabularies of many directories: start again
+            self.clear()
+        text = word.decode("ascii")
+        canonical = None if text in STOPWORDS else _canonical(text)
+        found = self[word] = None if canonical in self.fillers else canonical
+        return found
+
+
+_ascii_words, _ascii_meaningful_words = _AsciiWords(False), _AsciiWords(True)
 
 
 def _content_words(folded: str) -> frozenset[str]:
     """`content_words` of text already normalised and case-folded."""
     if folded.isascii():  # no Chinese: every word is one word
-        return frozenset(map(_canonical, set(_ASCII_WORD.findall(folded)) - STOPWORDS))
+        return _ascii_content_words(folded, _ascii_words)[0]
     found: set[str] = set()
     # Each distinct word once: what a word adds does not depend on how often it occurs.
     for word in set(_WORD.findall(folded)):
@@ -176,6 +213,22 @@ def _content_words(folded: str) -> frozenset[str]:
         elif word not in STOPWORDS:
             found.add(_canonical(word))
     return frozenset(found)
+
+
+def _ascii_content_words(folded: str, known: _AsciiWords) -> tuple[frozenset[str], str]:
+    """`_content_words` of ASCII text (less `WORDING` with `_ascii_meaningful_words`),
+    and its runs of word characters joined by spaces (`_Profile.exact`): the words of
+    `_WORD` are runs of letters a-z and numbers, and a number is only looked for when
+    the text has a digit."""
+    raw = folded.encode("ascii")
+    runs = raw.translate(_ASCII_WORD_BYTES)
+    letters = raw.translate(_ASCII_LETTER_BYTES)
+    found = set(map(known.__getitem__, letters.split()))
+    found.discard(None)
+    if letters != runs:  # a digit or an underscore
+        numbers = set(_ASCII_NUMBER.findall(folded)) - STOPWORDS
+        found.update(word for word in map(_canonical, numbers) if word not in known.fillers)
+    return frozenset(found), b" ".join(runs.split()).decode("ascii")  # type: ignore[arg-type]
 
 
 def _chinese_words(run: str) -> set[str]:
@@ -205,23 +258,36 @@ def facts(text: str) -> frozenset[str]:
 
 def _facts(text: str) -> frozenset[str]:
     found: set[str] = set()
-    for match in _BACKTICKED.finditer(text):
-        found.add("`" + match.group(1).strip().casefold())
-    bare = _BACKTICKED.sub(" ", text)
-    for match in _IDENTIFIER.finditer(bare):
-        if _LETTER.search(match.group(0)):  # 3.11 or 2025-07-15 is a number, below
-            found.add(match.group(0).casefold().rstrip("/.:"))
-    bare = _IDENTIFIER.sub(lambda m: " " if _LETTER.search(m.group(0)) else m.group(0), bare)
-    found.update(match.group(1) for match in _NUMBER.finditer(bare))
-    letters = len(_LETTER.findall(bare))
-    shouted = letters > 20 and len(_UPPER.findall(bare)) > 0.6 * letters
-    for match in () if shouted else _CAPITALISED.finditer(bare):
+    bare = text
+    if "`" in text:
+        for match in _BACKTICKED.finditer(text):
+            found.add("`" + match.group(1).strip().casefold())
+        bare = _BACKTICKED.sub(" ", text)
+    # Identifiers leave the text (3.11 or 2025-07-15, no letter in it, is a number, below).
+    pieces: list[str] = []
+    at = 0
+    for match in _identifiers(bare):
+        identifier = match.group(0)
+        if _LETTER.search(identifier):
+            found.add(identifier.casefold().rstrip("/.:"))
+            pieces += (bare[at : match.start()], " ")
+            at = match.end()
+    if at:
+        bare = "".join(pieces) + bare[at:]
+    raw = bare.encode()
+    if _DIGIT.search(bare) if not bare.isascii() else len(raw.translate(None, _DIGITS)) < len(raw):
+        found.update(match.group(1) for match in _NUMBER.finditer(bare))
+    for match in () if _shouted(raw) else _CAPITALISED.finditer(bare):
         word = match.group(0).casefold()
         # A capitalised common word ("Never", "Ask") starts a sentence; it names nothing.
         if word not in STOPWORDS and word not in DAYS and stem(word) not in SYNONYMS:
             found.add(stem(word))
-    found.update(match.group(0) for match in _CAMEL.finditer(bare))
+    if _CAMEL_HINT.search(bare):
+        found.update(match.group(0) for match in _CAMEL.finditer(bare))
     folded = bare.casefold()
+    if bare.isascii():
+        _ascii_day_and_rule_facts(folded, found)
+        return frozenset(found)
     found.update(DAY_SET.intersection(_LATIN_WORD.findall(folded)))
     if "周" in folded or "星期" in folded:
         found.update(match.group(0) for match in _DAY_ZH.finditer(folded))
@@ -230,6 +296,43 @@ def _facts(text: str) -> frozenset[str]:
     if _POSITIVE.search(bare):
         found.add("<always>")
     return frozenset(found)
+
+
+def _ascii_day_and_rule_facts(lowered: str, found: set[str]) -> None:
+    """The days, months and rule polarity of lowercase ASCII text, into `found`: what
+    `_LATIN_WORD`, `_NEGATIVE` and `_POSITIVE` find there, read from its words (a
+    word between two word boundaries is a run of word characters)."""
+    raw = lowered.encode("ascii")
+    if any(day in lowered for day in DAYS):
+        found.update(DAY_SET.intersection(raw.translate(_ASCII_LETTER_BYTES).decode().split()))
+    words = set(raw.translate(_ASCII_WORD_BYTES).decode().split())
+    # "do not" holds the word "not"; "don't" is two words.
+    if not _NEGATIVE_WORDS.isdisjoint(words) or ("don't" in lowered and _NEGATIVE.search(lowered)):
+        found.add("<never>")
+    if not _POSITIVE_WORDS.isdisjoint(words):
+        found.add("<always>")
+
+
+def _identifiers(text: str) -> Iterator[re.Match[str]]:
+    """`_IDENTIFIER.finditer(text)`, in time linear in the text: that pattern tries
+    every letter of a word as an identifier's start, and each attempt reads to the
+    word's end. One that starts inside a run of identifier letters fails when one at
+    the run's start did, so `_IDENTIFIER_AT_START` tries only a run's first letter.
+    The two differ only after a path ("/a/b") that a "+" follows: then the pattern."""
+    if not _JOINED.search(text) and not _PATH.search(text):
+        return iter(())  # nothing joins two runs of letters
+    found = list(_IDENTIFIER_AT_START.finditer(text))
+    if any(m.group(0)[0] == "/" and text[m.end() : m.end() + 1] == "+" for m in found):
+        return _IDENTIFIER.finditer(text)
+    return iter(found)
+
+
+def _shouted(raw: bytes) -> bool:
+    """Whether text (UTF-8) is written all in capitals (more than 20 letters A-Z, over
+    60% of them capitals): then capitals name nothing."""
+    capitals = len(raw) - len(raw.translate(None, _CAPITALS))
+    letters = capitals + len(raw) - len(raw.translate(None, _SMALL_LETTERS))
+    return letters > 20 and capitals > 0.6 * letters
 
 
 @dataclass(frozen=True)
@@ -282,15 +385,21 @@ class _Profile:
         """Every word as written (case-folded), for misspelt words and words written
         joined or apart."""
         if self._spelled is None:
-            self._spelled = frozenset(word.casefold() for word in _SPELLED.findall(self.text))
+            if self.text.isascii():  # then case-folding splits or joins no word
+                self._spelled = frozenset(_SPELLED.findall(self.text.lower()))
+            else:
+                self._spelled = frozenset(word.casefold() for word in _SPELLED.findall(self.text))
         return self._spelled
 
 
 def _profile(memory: Candidate) -> _Profile:
     text = reworded(in_english(normalise(memory.text)))
     folded = text.casefold()
-    words = _content_words(folded) - _WORDING
-    return _Profile(words, " ".join(_EXACT_WORD.findall(folded)), text)
+    if folded.isascii():
+        words, exact = _ascii_content_words(folded, _ascii_meaningful_words)
+        return _Profile(words, exact, text)
+    words, exact = _content_words(folded), " ".join(_EXACT_WORD.findall(folded))
+    return _Profile(words - _WORDING, exact, text)
 
 
 _SHAPE_TOKEN = re.compile(
@@ -383,10 +492,9 @@ def find_duplicates(
     C, A unlike C) never collapses into one.
     """
     profiles = [_profile(memory) for memory in memories]
-    spread = Counter(word for profile in profiles for word in profile.words)
     linked: dict[int, set[int]] = defaultdict(set)
     verdicts: dict[tuple[int, int], str] = {}
-    for first, second in _candidate_pairs(memories, profiles, spread):
+    for first, second in _candidate_pairs(memories, profiles, conservative):
         reason = duplicate_reason(profiles[first], profiles[second], conservative)
         if reason is not None:
             linked[first].add(second)
@@ -428,68 +536,39 @@ def _kept_because(keeper: Candidate, others: list[Candidate]) -> str:
 
 
 def _candidate_pairs(
-    memories: Sequence[Candidate], profiles: list[_Profile], spread: Counter[str]
+    memories: Sequence[Candidate], profiles: list[_Profile], conservative: bool
 ) -> set[tuple[int, int]]:
-    """Pairs of one type with the same text, or where one memory's rarest words are in
-    the other. The smaller of two duplicates has all its words in the larger, its
-    rarest too, so each memory is paired with
-
-    * every memory holding one of its `BLOCKING_WORDS` rarest words, as long as that
-      word is in at most `MAX_BLOCK` memories (a word only it has pairs it with none,
-      so such words are passed over; one misspelt word still leaves the others);
-    * every memory holding all of its `BLOCKING_WORDS` rarest words, when at most
-      `MAX_BLOCK` memories do: a memory of common words only ("Ledger API is owned by
-      the Ledger team" among a team's owners and services) still finds its copy.
-    """
-    copies: dict[tuple[str, str], list[int]] = defaultdict(list)
-    # By type, then by word: the memories holding it, in order, each once (a memory's
-    # words are a set). Lists under a dict per type: the quickest to fill.
-    holding: dict[str, defaultdict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-    for index, (memory, profile) in enumerate(zip(memories, profiles, strict=True)):
-        copies[(memory.type, profile.exact)].append(index)
-        held = holding[memory.type]
-        for word in profile.words:
-            held[word].append(index)
-    pairs: set[tuple[int, int]] = set()
-    for members in copies.values():
-        pairs.update(itertools.combinations(members, 2))
-    rarity = _rarity(spread)
-    large: dict[tuple[str, str], set[int]] = {}
-    for index, (memory, profile) in enumerate(zip(memories, profiles, strict=True)):
-        shared = [word for word in profile.words if word in rarity]
-        rarest = sorted(shared, key=rarity.__getitem__)[:BLOCKING_WORDS]
-        held = holding[memory.type]
-        blocks = [held[word] for word in rarest]
-        small = [block for block in blocks if len(block) <= MAX_BLOCK]
-        others = set().union(*small)
-        # What all blocks hold is within each of them: new only when none is small.
-        if blocks and not small:
-            common = set.intersection(
-                *(_large_block(large, held, memory.type, word) for word in rarest)
-            )
-            others |= common if len(common) <= MAX_BLOCK else set()
-        pairs.update((min(index, other), max(index, other)) for other in others - {index})
-    return pairs
+    """The pairs worth a `duplicate_reason` (`memsync.dream.blocking`)."""
+    return candidate_pairs(
+        [memory.type for memory in memories],
+        [profile.words for profile in profiles],
+        [profile.exact for profile in profiles],
+        close=functools.partial(_close, conservative=conservative),
+        slack=functools.partial(_slack, conservative=conservative),
+    )
 
 
-def _large_block(
-    large: dict[tuple[str, str], set[int]], held: Mapping[str, list[int]], kind: str, word: str
-) -> set[int]:
-    """The memories of type `kind` holding `word`, as a set kept in `large`: only blocks
-    too large to pair are intersected, and a common word's block is one of many
-    memories' rarest, so it is made a set once rather than once per memory."""
-    block = large.get((kind, word))
-    if block is None:
-        block = large[(kind, word)] = set(held[word])
-    return block
+def _close(shared: int, one: int, other: int, conservative: bool) -> bool:
+    """Whether two memories of `one` and `other` words, `shared` of them in both, can
+    be duplicates by those counts alone (unless their text is the same)."""
+    if shared < MIN_SHARED_WORDS:
+        return False
+    if conservative:
+        return shared / (one + other - shared) >= TEAM_RESEMBLANCE_THRESHOLD  # the union's size
+    # Each side saying something the other does not is two memories, however alike:
+    # the smaller may lack a few words in the larger (a misspelt one, one written
+    # joined), not more.
+    smaller = min(one, other)
+    return shared / smaller >= CONTAINMENT_THRESHOLD and smaller - shared <= MAX_RECONCILED
 
 
-def _rarity(spread: Counter[str]) -> dict[str, int]:
-    """Each word in more than one memory, numbered rarest first (ties by the word): one
-    sort for the directory, where sorting each memory's words by their counts cost
-    more than the rest of the blocking."""
-    shared = sorted((count, word) for word, count in spread.items() if count > 1)
-    return {word: number for number, (_, word) in enumerate(shared)}
+def _slack(size: int, conservative: bool) -> int:
+    """The most words a memory of `size` words may lack in one at least as large and
+    still be a duplicate of it (-1: it is none's, unless their text is the same).
+    Taken as large as can be: in a conservative dream an equal size, as a larger one
+    only lowers their resemblance; otherwise the larger's size does not count."""
+    lacking = [m for m in range(size + 1) if _close(size - m, size, size, conservative)]
+    return max(lacking, default=-1)
 
 
 def duplicate_reason(
@@ -502,20 +581,15 @@ def duplicate_reason(
         return "the same text"
     # Every test below must pass; the costliest (facts, word order) come last.
     shared = len(one.words & other.words)
-    if shared < MIN_SHARED_WORDS:
+    if not _close(shared, len(one.words), len(other.words), conservative):
         return None
     resemblance = shared / (len(one.words) + len(other.words) - shared)  # the union's size
     containment = shared / min(len(one.words), len(other.words))
     if conservative:
-        alike = resemblance >= TEAM_RESEMBLANCE_THRESHOLD and one.facts == other.facts
+        alike = one.facts == other.facts
         return f"{resemblance:.0%} alike" if alike and not _swapped(one, other) else None
-    if containment < CONTAINMENT_THRESHOLD:
-        return None
-    # Each side saying something the other does not is two memories, however alike;
-    # a misspelt word ("recieve") or one written joined ("oncall") is no difference.
+    # A misspelt word ("recieve") or one written joined ("oncall") is no difference.
     lacking, missing = one.words - other.words, other.words - one.words
-    if min(len(lacking), len(missing)) > MAX_RECONCILED:
-        return None
     only_one, only_other = _without_typos(lacking, missing)
     only_one, only_other = _without_joined(one, only_one, other, only_other)
     only_one, only_other = (

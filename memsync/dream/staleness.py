@@ -9,11 +9,13 @@ memory over 90 days tells a reviewer nothing. A memory is flagged when
   variable in backticks (``parse_invoice()``, ``InvoiceParser``, ``PAYMENTS_URL``);
   or it states a version of a runtime or service the checkout declares otherwise ("Node
   18" where package.json's engines want ``>=20.11``: `memsync.dream.declared_versions`);
-- a newer memory of the same type is on the same subject and says otherwise
-  (superseded): the same ``name``, or the same description once numbers, versions,
-  dates and weekdays are masked ("Node version for web: 18" → "…: 20");
-- a teammate's newer memory in ``team/`` is on the same subject in the same sense
-  (contradicted).
+- it states a value the checkout assigns otherwise (`memsync.dream.code_values`), or a
+  dependency version its manifests pin otherwise;
+- a newer memory on the same subject says otherwise (superseded): the same ``name``,
+  the same description once numbers, versions, dates and weekdays are masked, another
+  value in the same slot however it is worded, a tool it names as left behind, or the
+  older file named as replaced (`memsync.dream.supersession`);
+- a teammate's newer memory in ``team/`` does so (contradicted).
 
 What counts as citing the checkout is kept narrow, so a flag is worth reading: a path
 counts only when its first folder exists in the checkout (``src/…``, ``scripts/…``)
@@ -32,14 +34,35 @@ from datetime import datetime
 from functools import cached_property
 from pathlib import Path
 
+from memsync.dream.code_values import (
+    Declaration,
+    ValueClaim,
+    assignments,
+    declared_values,
+    name_words,
+    named_in_words,
+    stale_values,
+    value_claims,
+)
 from memsync.dream.declared_versions import (
     Declared,
     declared_commands,
+    declared_dependencies,
     declared_versions,
+    dependency_conflict,
+    is_dependency_manifest,
     is_manifest,
     version_conflict,
 )
 from memsync.dream.dedupe import content_words, normalise
+from memsync.dream.supersession import (
+    Claims,
+    candidates,
+    claims,
+    named_as_replaced,
+    replacement,
+    worth_reading,
+)
 from memsync.memory import MemoryFile
 
 # Code files bigger than this are not read for symbols (generated or vendored).
@@ -105,6 +128,8 @@ class CodeCheckout:
     root: Path
     read_code: bool = True
     _files: list[str] = field(default_factory=list, repr=False)
+    _assigned: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
+    _everywhere: dict[str, list[Declaration]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def paths(self) -> frozenset[str]:
@@ -138,11 +163,7 @@ class CodeCheckout:
             path = self.root / relative
             if path.is_symlink():
                 continue  # it may lead out of the checkout
-            if path.suffix.lower() not in _CODE_SUFFIXES and path.name not in (
-                "Makefile",
-                "Dockerfile",
-                "Procfile",
-            ):
+            if not _is_text_file(relative):
                 continue
             try:
                 if path.stat().st_size > MAX_CODE_FILE_BYTES:
@@ -151,7 +172,22 @@ class CodeCheckout:
             except OSError:
                 continue
             found.update(_IDENT.findall(text))
+            # Read here too, so the checkout's files are read once.
+            for name, value in assignments(text).items():
+                self._everywhere.setdefault(name, []).append(Declaration(relative, value))
         return frozenset(found)
+
+    @cached_property
+    def assigned_everywhere(self) -> dict[str, str]:
+        """Names of two words or more (``READ_TIMEOUT``, ``maxBatchSize``) that the
+        checkout's files assign one number, with that number: a name of one word
+        ("port") is too common to tie to a memory's sentence without its file."""
+        self.identifiers  # noqa: B018 - reads the files, filling _everywhere
+        return {
+            name: values[0].value
+            for name, values in self._everywhere.items()
+            if len({d.value for d in values}) == 1 and len(name_words(name)) >= 2
+        }
 
     @cached_property
     def npm_scripts(self) -> frozenset[str] | None:
@@ -197,11 +233,45 @@ class CodeCheckout:
             targets.update(_MAKE_TARGET.findall(text))
         return frozenset(targets)
 
+    def assigned(self, relative: str) -> dict[str, str]:
+        """`memsync.dream.code_values.assignments` of one file, read once."""
+        if relative not in self._assigned:
+            try:
+                path = self.root / relative
+                small = path.is_file() and path.stat().st_size <= MAX_CODE_FILE_BYTES
+                text = path.read_text(encoding="utf-8", errors="ignore") if small else ""
+            except OSError:
+                text = ""
+            self._assigned[relative] = assignments(text)
+        return self._assigned[relative]
+
+    def declared_values(self, names: frozenset[str]) -> dict[str, list[Declaration]]:
+        """Where the checkout's text files assign each of `names`."""
+        self.paths  # noqa: B018 - walks the tree once, filling _files
+        readable = [f for f in self._files if _is_text_file(f)]
+        return declared_values(self.root, readable, set(names))
+
+    @cached_property
+    def dependencies(self) -> dict[str, list[Declared]]:
+        """What the checkout's manifests pin its dependencies to."""
+        self.paths  # noqa: B018 - walks the tree once, filling _files
+        return declared_dependencies(self.root, filter(is_dependency_manifest, self._files))
+
     @cached_property
     def versions(self) -> dict[str, list[Declared]]:
         """What the checkout's manifests declare, tool by tool."""
         self.paths  # noqa: B018 - walks the tree once, filling _files
         return declared_versions(self.root, filter(is_manifest, self._files))
+
+
+def _is_text_file(relative: str) -> bool:
+    name = relative.rsplit("/", 1)[-1]
+    suffix = "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    return (
+        suffix in _CODE_SUFFIXES
+        or name in ("Makefile", "Dockerfile", "Procfile")
+        or name.startswith(".env")
+    )
 
 
 def code_evidence(text: str, code: CodeCheckout) -> tuple[str, str] | None:
@@ -211,7 +281,7 @@ def code_evidence(text: str, code: CodeCheckout) -> tuple[str, str] | None:
     if missing is not None:
         kind, cited = missing
         return kind, f"cites {cited}, which the code checkout no longer has"
-    conflict = version_conflict(text, code.versions)
+    conflict = version_conflict(text, code.versions) or dependency_conflict(text, code.dependencies)
     return None if conflict is None else ("version", conflict)
 
 
@@ -353,6 +423,7 @@ def find_stale(
             evidence = code_evidence(f"{memory.description or ''}\n{memory.body}", code)
             if evidence is not None:
                 found[path] = StaleMemory(shown(path), *evidence)
+        _code_values(memories, code, shown, found)
     keys: dict[str, list[tuple[datetime, str]]] = {}
     for path, memory in memories.items():
         for key in filter(None, (_name(memory), _subject(memory))):
@@ -373,6 +444,7 @@ def find_stale(
                     "superseded",
                     f"superseded by {shown(newest)}, a newer memory on the same subject",
                 )
+    _reworded_replacements(memories, changed_at, shown, teammates or {}, found)
     for shown_path, (theirs, when) in sorted((teammates or {}).items()):
         for key in filter(None, (_name(theirs), _subject(theirs))):
             for mine_at, path in keys.get(key, []):
@@ -386,8 +458,105 @@ def find_stale(
     return [found[path] for path in sorted(found)]
 
 
+def _code_values(
+    memories: Mapping[str, MemoryFile],
+    code: CodeCheckout,
+    shown: Callable[[str], str],
+    found: dict[str, StaleMemory],
+) -> None:
+    """Memories stating a value the checkout declares otherwise (`memsync.dream.code_values`)."""
+    claims_of: list[tuple[str, ValueClaim]] = []
+    cited: dict[str, set[str]] = {}
+    in_words: list[tuple[str, ValueClaim]] = []
+    for path, memory in sorted(memories.items()):
+        if path in found:
+            continue
+        text = f"{memory.description or ''}\n{memory.body}"
+        ticked = _BACKTICKED.findall(text)
+        cited[path] = {
+            c.removeprefix("./").rstrip(".,;:)") for c in _cited_paths(text, ticked)
+        } & code.paths
+        if code.read_code:
+            claims_of += [(path, claim) for claim in value_claims(text)]
+        for file in sorted(cited[path]):
+            in_words += [(path, claim) for claim in named_in_words(text, code.assigned(file))]
+        if code.read_code and not cited[path]:
+            everywhere = code.assigned_everywhere
+            in_words += [(path, claim) for claim in named_in_words(text, everywhere)]
+    declared = code.declared_values(frozenset(claim.name for _, claim in claims_of + in_words))
+    for file in {file for files in cited.values() for file in files}:
+        for name, value in code.assigned(file).items():
+            declared.setdefault(name, []).append(Declaration(file, value))
+    for path, why in stale_values(claims_of + in_words, declared, cited).items():
+        found[path] = StaleMemory(shown(path), "value", why)
+
+
+def _named_as_replaced(
+    memories: Mapping[str, MemoryFile],
+    changed_at: Callable[[str], datetime],
+    shown: Callable[[str], str],
+    found: dict[str, StaleMemory],
+) -> None:
+    """An older memory a newer one names by its file and says it replaces."""
+    bodies = {path: memory.body for path, memory in memories.items()}
+    for older, newer in named_as_replaced(bodies, changed_at):
+        if older not in found:
+            found[older] = StaleMemory(
+                shown(older),
+                "superseded",
+                f"superseded by {shown(newer)}, which says it replaces this one",
+            )
+
+
+def _reworded_replacements(
+    memories: Mapping[str, MemoryFile],
+    changed_at: Callable[[str], datetime],
+    shown: Callable[[str], str],
+    teammates: Mapping[str, tuple[MemoryFile, datetime]],
+    found: dict[str, StaleMemory],
+) -> None:
+    """Superseded and contradicted memories however the newer one is worded
+    (`memsync.dream.supersession`), added to `found`."""
+    _named_as_replaced(memories, changed_at, shown, found)
+    texts = {f"mine/{path}": memory for path, memory in memories.items() if path not in found}
+    texts |= {f"team/{path}": memory for path, (memory, _) in teammates.items()}
+    read = worth_reading(
+        {key: content_words(f"{m.description or ''}\n{m.body}") for key, m in texts.items()}
+    )
+    mine = {key[5:]: claims(texts[key]) for key in sorted(read) if key.startswith("mine/")}
+    when = {path: changed_at(path) for path in mine}
+    pairs: list[tuple[str, Claims, str, str]] = []  # (older, newer's claims, shown, kind)
+    for first, second in sorted(candidates(mine)):
+        if when[first] != when[second]:
+            older, newer = (first, second) if when[first] < when[second] else (second, first)
+            pairs.append((older, mine[newer], shown(newer), "superseded"))
+    theirs = {key[5:]: claims(texts[key]) for key in sorted(read) if key.startswith("team/")}
+    for path, teammate in sorted(candidates(mine, theirs)):
+        if when[path] < teammates[teammate][1]:
+            pairs.append((path, theirs[teammate], teammate, "contradicted"))
+    for older, newer_claims, by, kind in pairs:
+        change = None if older in found else replacement(mine[older], newer_claims)
+        if change is not None:
+            whose = "a newer memory" if kind == "superseded" else "a teammate's newer memory"
+            found[older] = StaleMemory(
+                shown(older),
+                kind,
+                f"{kind} by {by}, {whose} on the same subject "
+                f"({change[1]} where this one says {change[0]})",
+            )
+
+
 def _differs(first: MemoryFile, second: MemoryFile) -> bool:
-    return normalise(first.body).split() != normalise(second.body).split()
+    """Whether `second` says something else than `first`: another body and, unless the
+    two share a name, other values in the description (two descriptions on one subject
+    stating one value re-word one fact: a duplicate, not a replacement)."""
+    if normalise(first.body).split() == normalise(second.body).split():
+        return False
+    return _name(first) == _name(second) or _values_of(first) != _values_of(second)
+
+
+def _values_of(memory: MemoryFile) -> list[str]:
+    return sorted(_MASK.findall(normalise(memory.description or "").casefold()))
 
 
 def stale_on_disk(

@@ -141,3 +141,33 @@ def test_a_checkout_read_without_its_code_still_has_paths_but_checks_no_symbol(
     assert code_evidence("Deploys run scripts/deploy.sh.", lean) == (
         "path", "cites scripts/deploy.sh, which the code checkout no longer has"
     )  # fmt: skip
+
+
+def test_a_reworded_newer_memory_supersedes_and_the_reason_names_both_values(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "memory"
+    root.mkdir()
+    write(root, "project_port.md", "payments-port", "The Payments API listens on port 8443.")
+    write(root, "project_move.md", "lb-change", "We moved the Payments API to port 9443.")
+    write(root, "project_search.md", "search-port", "The Search API listens on port 8081.")
+    write(root, "team/project_cache.md", "cache", "Session cache moved from Redis to Valkey.")
+    write(root, "project_cache_old.md", "sessions", "The session cache runs on Redis.")
+    changed = {
+        "project_port.md": NOW - timedelta(days=300),
+        "project_move.md": NOW - timedelta(days=30),
+        "project_search.md": NOW - timedelta(days=5),
+        "project_cache_old.md": NOW - timedelta(days=300),
+        "team/project_cache.md": NOW - timedelta(days=30),
+    }
+    context = DreamContext(root, Scope.PERSONAL, NOW, changed)
+
+    result = DeterministicEngine().consolidate(context, RecordingProgress())
+
+    flagged = dict(line.split(": ", 1) for line in result.stale)
+    assert set(flagged) == {"project_port.md", "project_cache_old.md"}
+    assert flagged["project_port.md"] == (
+        "superseded by project_move.md, a newer memory on the same subject "
+        "(9443 where this one says 8443)"
+    )
+    assert flagged["project_cache_old.md"].startswith("contradicted by team/project_cache.md")

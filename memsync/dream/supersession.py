@@ -1,0 +1,557 @@
+"""A newer memory that says otherwise about the same thing, however it is worded
+(issue 15 item 4: superseded and contradicted memories).
+
+"The Payments API listens on port 8443" is replaced by "We moved the Payments API to
+port 9443 when the load balancer changed", though the two share few words in order.
+What they share is a *slot* — the words around a value ("Payments API … port") — and
+what differs is the value in it. A memory is read as facts: a value of a class (a
+number, a duration, a size, a time of day, a weekday, a version, an identifier such as
+a host, a channel or an address, a person, a team) with the words around it in its
+sentence (up to `_BEFORE` content words before it and `_AFTER` after it, stopping at
+"when", "after", "to …", a comma). A value the sentence looks away from ("from 8443",
+"no longer 14 days", "not Nia Long") is no claim.
+
+An older memory is replaced by a newer one of the same type when one of its facts has a
+fact of the same class in the newer memory whose slot is the same — the words of one
+slot are all in the other's, and they share one that names no value — and none of
+the newer memory's facts of that class has the older one's value. Refused, because
+each would flag a memory that says something else:
+
+- each memory names a thing the other does not (capitalised mid-sentence: "Billing
+  API" against "Search API"), or each slot has a word the other lacks ("request
+  timeout" against "idle connection timeout", "deploys" against "retro");
+- facts of two classes differ at once ("3 replicas in eu-west-1" against "5 replicas
+  in us-east-1": another deployment more likely than a change);
+- the newer memory still states the older value in that class ("port 8443; metrics on
+  port 9100" adds a fact).
+
+Only memories sharing a (class, slot word) are compared, and a key that more than
+`MAX_BLOCK` memories share is not used to pair them: near-linear in the directory.
+Word lists were chosen on ``tests/dream/tuning/stale_variants.py``, never on
+``tests/heldout``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+
+from memsync.dream.dedupe import content_words, normalise
+from memsync.dream.vocabulary import (
+    DAY_SET,
+    QUALIFIERS,
+    STOPWORDS,
+    SYNONYMS,
+    WORDING,
+    stem,
+    word_set,
+)
+from memsync.memory import MemoryFile
+
+MAX_BLOCK = 24
+RARE_SHARE = 6
+_BEFORE = 10
+_AFTER = 4
+_MIN_SHARED = 2  # slot words: one alone ("call") names no slot
+
+
+def _canonical(words: str) -> frozenset[str]:
+    """`words` as `content_words` writes them, stopwords included ("keep")."""
+    return frozenset(SYNONYMS.get(stem(w), SYNONYMS.get(w, stem(w))) for w in words.split())
+
+
+# Words that say a value changed, not what it is about ("moved", "now", "went up").
+_CHANGE = _canonical(
+    """
+    move moved moving switch switched change changed changes now new newly raise raised
+    bump bumped increase increased decrease decreased lower lowered reduce reduced cut
+    scale scaled went up down longer instead retire retired reschedule rescheduled
+    replace replaced migrate migrated took take over pass passed since days these
+    upgrade upgraded downgrade downgraded rename renamed
+    updated update set today anymore
+    listen listens serve served post posted send sent route routed point points
+    hosted expose exposed give gives giv between after before not
+    """
+) | content_words(" ".join(WORDING))
+# Words one slot may have and the other not: what names the value's kind ("window",
+# "region"), how often, and verbs that say where it goes. Any other word only one has
+# narrows the subject ("timeout for exports") or changes it ("retro" for "deploys").
+_LOOSE = (
+    _canonical(
+        """
+    port host hostname address url endpoint domain ip region zone cluster bucket channel
+    queue topic group window interval frequency schedule cadence period duration time
+    timeout ttl retention limit max min size quota count number replica instance version
+    day date hour owner lead contact rotation value setting default nightly daily weekly
+    hourly monthly every upload uploaded deploy deployed keep retain retained store
+    stored write written push pushed publish published
+    """
+    )
+    | DAY_SET
+)
+# Words ending the words around a value that follow it ("… 60 seconds after the incident").
+_STOP_AFTER = word_set("when after since because once while until so to if as but with by")
+# Words right before a value that make it a past or rejected one.
+_LOOKS_AWAY = re.compile(
+    r"(?:\bwas|\bwere|\bnot|\bno longer(?: be)?|\binstead of|\bpreviously|\bformerly"
+    r"|\bold|\bused to be|\breplac\w+|\bnever|\bthan)\W*(?:the\s+|a\s+|an\s+)?$",
+    re.IGNORECASE,
+)
+# "from" looks away only from what changed: "moved from X to Y", "took over from X" (not
+# "served from eu-west-1").
+_FROM = re.compile(r"\bfrom\W*(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
+_TO_AFTER = re.compile(r"^\W*(?:to|into|→|->)\b|^\s*(?:→|->)")
+_CHANGED = re.compile(
+    r"\b(?:moved|moving|switched|changed|migrated|took|taken|passed|replaced|upgraded"
+    r"|downgraded|went|handed|renamed|raised|lowered|bumped|rescheduled)\b",
+    re.IGNORECASE,
+)
+# After a value, words that retire it: "acme-artifacts-eu is read-only", "(old host retired)".
+_RETIRED_AFTER = re.compile(
+    r"^\W*(?:is|are|was|were|has been|have been|got)?\s*(?:now\s+)?(?:read-only|retired"
+    r"|deprecated|gone|removed|decommissioned|obsolete|legacy|frozen|dead|shut down"
+    r"|moved (?:to|on|away)|left)\b",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(])|\n+")
+_BREAK = re.compile(r"[,;:()—]|\s-\s")
+_UNITS = {
+    **dict.fromkeys(("ms", "millisecond", "milliseconds"), ("duration", 0.001)),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), ("duration", 1)),
+    **dict.fromkeys(("m", "min", "mins", "minute", "minutes"), ("duration", 60)),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), ("duration", 3600)),
+    **dict.fromkeys(("d", "day", "days"), ("duration", 86400)),
+    **dict.fromkeys(("week", "weeks"), ("duration", 604800)),
+    **dict.fromkeys(("kb", "kib"), ("size", 1e3)),
+    **dict.fromkeys(("mb", "mib"), ("size", 1e6)),
+    **dict.fromkeys(("gb", "gib"), ("size", 1e9)),
+    **dict.fromkeys(("tb", "tib"), ("size", 1e12)),
+    **dict.fromkeys(("%", "percent"), ("percent", 1)),
+}
+# What every value has (a digit, a backtick, "#", "@", a dash or dot inside a word, a
+# weekday, a capital): a sentence without one is not searched for values.
+_MAY_HOLD_VALUE = re.compile(
+    r"[0-9`#@]|[a-z][-._][a-z]|day|ly\b|abled|required|optional|allowed|forbidden|blocked"
+    r"|mandatory|default|[A-Z][a-z]+\s[A-Z]|[A-Z]\w*\s+(?:team|squad)",
+    re.IGNORECASE,
+)
+# Words before a name that make "courier-dlq" a name, not a word like "on-call".
+_NAMING = re.compile(r"\b(?:is|was|to|named|called|as)\s+$|:\s*$", re.IGNORECASE)
+# States a re-wording may swap for one another.
+_STATES = {"mandatory": "required", "forbidden": "blocked", "on by default": "enabled",
+           "off by default": "disabled"}  # fmt: skip
+# Every value starts a word: the one look-behind first fails fast inside words.
+_VALUE = re.compile(
+    r"(?<![A-Za-z0-9_.+-])(?:(?P<ticked>`[^`\n]+`)"
+    r"|(?P<address>(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://[^\s)>\]]+"
+    r"|(?<![\w#])#[a-z][\w-]*)"
+    r"|(?P<time>\b\d{1,2}:\d{2}(?:\s?[ap]m)?\b)"
+    r"|(?P<version>\bv?\d+\.\d+(?:\.\d+)*\b(?!\s?(?:ms|s|m|h|d|kb|mb|gb|tb|%)\b))"
+    r"|(?P<amount>\b\d+(?:[.,]\d+)?)\s?(?P<unit>%|(?:ms|milliseconds?|s|secs?|seconds?|m|mins?"
+    r"|minutes?|h|hrs?|hours?|d|days?|weeks?|[kmgt]i?b|percent)\b)"
+    r"|(?P<number>\b\d+(?:[.,]\d+)?\b)"
+    r"|(?P<ident>\b[a-z][a-z0-9]*(?:[-._][a-z0-9]+)+\b)"
+    r"|(?P<day>\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b)"
+    r"|(?P<often>\b(?:hourly|daily|nightly|weekly|biweekly|fortnightly|monthly|quarterly"
+    r"|yearly|annually)\b)"
+    r"|(?P<state>\b(?:enabled|disabled|required|optional|allowed|forbidden|blocked|mandatory"
+    r"|on by default|off by default)\b))",
+    re.IGNORECASE,
+)
+# Named by capitals, so matched case-sensitively: "Ledger team", "Ana Ruiz" (not "Orders
+# API", "Escalate Catalog API": a person's name is not followed by what names a system).
+_NAMED = re.compile(
+    r"(?P<team>\b[A-Z][\w&-]*(?=\s+(?:team|squad)\b))"
+    r"|(?P<person>\b[A-Z][a-z]+\s[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b(?!\s+(?:[A-Z]{2,}|[a-z]*(?:"
+    r"service|worker|app|job|queue|cluster|bucket|database|db|api|team|squad|sync|bot)s?\b)))"
+)
+# A tool or place the memory leaves: "from yarn to", "off LaunchDarkly", "no longer runs on
+# Jenkins", "instead of Rollbar", "replaced Redis". A lowercase word counts only before
+# "to" ("from yarn to pnpm"): "from the team" names no tool.
+_RETIRED = re.compile(
+    r"\b(?:(?:moved|switched|migrated|went)\s+(?:\w+\s+){0,3}?(?:from|off)|instead of"
+    r"|no longer\s+(?:\w+\s+){0,2}?(?:on|in|at|with|use|uses|using|kept in|stored in)"
+    r"|replaced|dropped|retired|not)\s+(?:the\s+)?(?P<term>[A-Za-z][\w.-]*[A-Za-z0-9])"
+)
+_NOW = re.compile(r"\bnow\b|\bthese days\b|\bas of\b", re.IGNORECASE)
+_PULL_REQUEST = re.compile(r"\bpull[- ]requests?\b", re.IGNORECASE)
+_INITIAL = re.compile(r"^[\s`\"'(*-]*([A-Z][\w-]*)")
+_QUALIFIERS = content_words(" ".join(QUALIFIERS))
+_CAPITALISED = re.compile(r"(?<![A-Za-z0-9_.`#@/-])[A-Z][A-Za-z0-9_-]*")
+_WORD = re.compile(r"[\w-]+")
+
+
+@dataclass(frozen=True)
+class Fact:
+    kind: str  # the value's class: number, duration, day, person, …
+    value: str  # normalised: "9443", "60s", "platform"
+    text: str  # as written
+    slot: frozenset[str]  # content words around it
+
+
+@dataclass
+class Claims:
+    """What one memory states, read once."""
+
+    memory_type: str
+    facts: list[Fact]  # present, not looked away from
+    past: frozenset[tuple[str, str]]  # (kind, value) of the values it looks away from
+    names: frozenset[str]  # capitalised mid-sentence words, less values
+    words: frozenset[str]  # every content word, less values
+    initials: frozenset[str]  # capitalised words starting a sentence: maybe names
+    retired: frozenset[str]  # words it names as the past: "from yarn to", "no longer Redis"
+    changes: bool = False  # says something changed: "switched", "moved", "now"
+
+    @cached_property
+    def values(self) -> frozenset[tuple[str, str]]:
+        return frozenset((fact.kind, fact.value) for fact in self.facts)
+
+    def keys(self) -> Iterator[tuple[str, str]]:
+        for fact in self.facts:
+            for word in fact.slot:
+                yield fact.kind, word
+
+
+def claims(memory: MemoryFile) -> Claims:
+    text = _PULL_REQUEST.sub("PR", normalise(f"{memory.description or ''}\n{memory.body}"))
+    facts: list[Fact] = []
+    past: set[tuple[str, str]] = set()
+    names: set[str] = set()
+    words: set[str] = set()
+    initials: set[str] = set()
+    retired: set[str] = set()
+    for sentence in _SENTENCE.split(text):
+        found = list(_values(sentence)) if _MAY_HOLD_VALUE.search(sentence) else []
+        blanked = _blank(sentence, found)  # values as spaces, at the same offsets
+        names |= _names(blanked)
+        for match in _RETIRED.finditer(sentence):
+            term, after = match.group("term"), sentence[match.end() :]
+            if term[0].isupper() or _TO_AFTER.match(after):
+                retired.update(content_words(term) - _CHANGE)
+        if first := _INITIAL.match(sentence):
+            initials |= content_words(first.group(1)) - _CHANGE - _QUALIFIERS
+        words.update(_words(blanked))
+        for start, end, kind, value in found:
+            if _looks_away(sentence, start, end):
+                past.add((kind, value))
+                continue
+            slot = _slot(blanked, start, end)
+            if slot:
+                facts.append(Fact(kind, value, sentence[start:end], slot))
+    return Claims(
+        str(memory.memory_type),
+        facts,
+        frozenset(past),
+        frozenset(names),
+        frozenset(words),
+        frozenset(initials),
+        frozenset(retired),
+        bool(_CHANGED.search(text) or _NOW.search(text)),
+    )
+
+
+def _looks_away(sentence: str, start: int, end: int) -> bool:
+    before, after = sentence[max(0, start - 24) : start], sentence[end:]
+    if _LOOKS_AWAY.search(before) or _RETIRED_AFTER.match(after):
+        return True
+    return bool(_FROM.search(before)) and bool(
+        _TO_AFTER.match(after) or _CHANGED.search(sentence[:start])
+    )
+
+
+def _values(sentence: str) -> Iterator[tuple[int, int, str, str]]:
+    """(start, end, class, normalised value) of each value in `sentence`."""
+    matches = list(_VALUE.finditer(sentence))
+    taken = [range(m.start(), m.end()) for m in matches]
+    for named in _NAMED.finditer(sentence):
+        free = not any(named.start() in span or named.end() - 1 in span for span in taken)
+        if free and (named.lastgroup == "team" or _person(named.group(0))):
+            matches.append(named)
+    for match in sorted(matches, key=lambda m: m.start()):
+        kind = match.lastgroup or ""
+        if kind == "unit":
+            kind = "amount"
+        written = match.group(0)
+        if kind == "amount":
+            unit = match.group("unit").casefold()
+            category, factor = _UNITS.get(unit.removesuffix("s"), _UNITS.get(unit, ("", 0)))
+            if not category:
+                continue
+            amount = float(match.group("amount").replace(",", "."))
+            yield match.start(), match.end(), category, f"{amount * factor:g}"
+        elif kind == "ticked":
+            yield match.start(), match.end(), "ident", written.strip("`").strip().casefold()
+        elif kind == "state":
+            state = written.casefold()
+            yield match.start(), match.end(), kind, _STATES.get(state, state)
+        elif kind == "day":
+            yield match.start(), match.end(), "day", written.casefold().removesuffix("s")
+        elif kind == "ident":
+            # A host, a bucket, a versioned name: a digit, a dot or two dashes ("on-call"
+            # and "read-only" are words), or one dash after "is", "named", "to".
+            is_named = _NAMING.search(sentence[max(0, match.start() - 12) : match.start()])
+            if (
+                any(c.isdigit() for c in written)
+                or "." in written
+                or written.count("-") > 1
+                or (is_named is not None and "-" in written)
+            ):
+                yield match.start(), match.end(), kind, written.casefold()
+        elif kind == "number":
+            yield match.start(), match.end(), "number", written.replace(",", "")
+        else:
+            yield match.start(), match.end(), kind, written.casefold().rstrip(".")
+
+
+def _person(written: str) -> bool:
+    words = written.casefold().split()
+    return not set(words) & (DAY_SET | STOPWORDS) and len(content_words(written) - _CHANGE) == 2
+
+
+def _slot(blanked: str, start: int, end: int) -> frozenset[str]:
+    """The content words around a value: before it in its sentence, and after it up to
+    a break or a word that starts another clause (`blanked`: the sentence, its values
+    as spaces)."""
+    before = _words(blanked[:start])[-_BEFORE:]
+    after: list[str] = []
+    for piece in _WORD.finditer(_BREAK.split(blanked[end:], 1)[0]):
+        word = piece.group(0).casefold()
+        if word in _STOP_AFTER:
+            break
+        after += _words(word)
+        if len(after) >= _AFTER:
+            break
+    return frozenset(before + after[:_AFTER])
+
+
+def _blank(sentence: str, found: list[tuple[int, int, str, str]]) -> str:
+    if not found:
+        return sentence
+    """`sentence` with its values as spaces, at the same offsets."""
+    chars = list(sentence)
+    for start, end, _, _ in found:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+def _words(text: str) -> list[str]:
+    words: list[str] = []
+    for piece in _WORD.findall(text):
+        words += _piece_words(piece)
+    return words
+
+
+@functools.lru_cache(maxsize=65536)
+def _piece_words(piece: str) -> tuple[str, ...]:
+    return tuple(sorted(_slot_word(w) for w in content_words(piece) - _CHANGE))
+
+
+def _slot_word(word: str) -> str:
+    if len(word) >= 4 and word[-1] == word[-2] and word[-1] not in "lsz" and word.isalpha():
+        word = word[:-1]  # "tagged" and "tags", "capped" and "cap"
+    return _SLOT_WORDS.get(word, word)
+
+
+# Slot words one memory writes where another writes the other ("capped at" / "max").
+_SLOT_WORDS = {
+    word: canonical
+    for group in ("max maximum capp cap ceil ceiling limit", "min minimum floor")
+    for canonical in [group.split()[0]]
+    for word in content_words(group)
+} | {"consumer": "consum", "server": "serv", "worker": "work", "approval": "approve"}
+
+
+def _names(blanked: str) -> set[str]:
+    named: set[str] = set()
+    for match in _CAPITALISED.finditer(blanked):
+        if match.start() == len(blanked) - len(blanked.lstrip(" `\"'(*-")):
+            continue  # a sentence's first word is capitalised whatever it is
+        named |= content_words(match.group(0)) - _CHANGE - DAY_SET
+    return named
+
+
+def replacement(older: Claims, newer: Claims) -> tuple[str, str] | None:
+    """(older value, newer value) when `newer` says otherwise than `older` about one
+    slot, by the rules of the module's docstring; else None."""
+    if older.memory_type != newer.memory_type and {older.memory_type, newer.memory_type} != {
+        "project",
+        "reference",
+    }:
+        return None  # a rule against a fact, a person against a project: not one thing
+    # A word capitalised mid-sentence in either names a thing in both (a sentence's first
+    # word is capitalised whatever it is).
+    named = older.names | newer.names
+    if (older.words & named) - newer.words and (newer.words & named) - older.words:
+        # Two things, unless one left the other or took the other's place.
+        return _retired(older, newer, named) or _swapped(older, newer, named)
+    differing: dict[str, tuple[str, str]] = {}
+    for fact in older.facts:
+        if (fact.kind, fact.value) in newer.values:
+            continue
+        matched = [
+            n
+            for n in newer.facts
+            if n.kind == fact.kind
+            and (n.kind, n.value) not in older.values  # a fact both state
+            and _same_slot(fact, n, named | older.initials, newer.changes)
+        ]
+        if matched:
+            differing.setdefault(fact.kind, (fact.text, matched[0].text))
+    if len(differing) == 1:
+        return next(iter(differing.values()))
+    if not differing:
+        return _retired(older, newer, named)
+    return None
+
+
+def _swapped(older: Claims, newer: Claims, named: frozenset[str]) -> tuple[str, str] | None:
+    """The newer memory says something changed and names one thing where the older named
+    another, every other word of the older being in it ("Unit tests run on Jest" →
+    "We switched unit tests to Vitest")."""
+    if not newer.changes or older.changes:
+        return None
+    gone = (older.words & named) - newer.words
+    came = (newer.words & named) - older.words
+    if len(gone) != 1 or len(came) != 1:
+        return None
+    if older.words - newer.words - gone - _LOOSE:
+        return None
+    if len((older.words & newer.words) - _LOOSE) < _MIN_SHARED:
+        return None
+    return next(iter(gone)), next(iter(came))
+
+
+def _retired(older: Claims, newer: Claims, named: frozenset[str]) -> tuple[str, str] | None:
+    """The newer memory leaves behind something the older one names ("moved from
+    Confluence to Notion" after "Runbooks are in Confluence"), about the same thing:
+    they share a word besides it, and every other word of the older is a name or says
+    what kind of thing it is."""
+    left = (older.words & newer.retired) - older.retired - _QUALIFIERS
+    if not left:
+        return None
+    mine = older.words - left - _LOOSE - named - older.initials
+    theirs = newer.words - newer.retired
+    shared = ((older.words - left) & theirs) - _LOOSE
+    unmatched = mine - theirs
+    if not shared or len(unmatched) > 1 or (unmatched and len(shared) < 2):
+        return None
+    term = sorted(left)[0]
+    return term, f"no longer {term}"
+
+
+def _same_slot(older: Fact, newer: Fact, named: frozenset[str], changes: bool) -> bool:
+    """Whether two facts fill one slot. A newer memory that says something changed may
+    leave out words of the older's slot ("for gRPC traffic"), never a qualifier
+    ("staging"); it may add none but names and what names the value's kind."""
+    if len(older.slot & newer.slot) < _MIN_SHARED:
+        return False
+    if newer.slot - older.slot - _LOOSE - named:
+        return False
+    dropped = older.slot - newer.slot - _LOOSE - named
+    return not dropped or (changes and not dropped & _QUALIFIERS)
+
+
+def candidates(
+    mine: Mapping[str, Claims], theirs: Mapping[str, Claims] | None = None
+) -> set[tuple[str, str]]:
+    """Pairs worth `replacement`: within `mine` (each pair once, in path order), or
+    one of `mine` with one of `theirs`; sharing a (class, slot word) that at most
+    `MAX_BLOCK` memories hold."""
+    blocks: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+    sides = (mine, theirs or {})
+    left_behind = frozenset().union(*(c.retired for side in sides for c in side.values()))
+    for side, memories in enumerate(sides):
+        for path, found in memories.items():
+            keys = set(found.keys())
+            keys.update(("term", word) for word in (found.words | found.retired) & left_behind)
+            for key in keys:
+                blocks.setdefault(key, ([], []))[side].append(path)
+    rare = _rare_words(sides)
+    for side, memories in enumerate(sides):
+        for path, found in memories.items():
+            for word in found.words & rare:
+                blocks.setdefault(("word", word), ([], []))[side].append(path)
+    pairs: set[tuple[str, str]] = set()
+    for key, (left, right) in blocks.items():
+        if key[0] == "word":
+            changing = {p for p in left if mine[p].changes} | {
+                p for p in right if (theirs or {})[p].changes
+            }
+            if not changing:
+                continue
+        if len(left) + len(right) > MAX_BLOCK:
+            continue
+        if theirs is None:
+            pairs.update((a, b) for a in left for b in left if a < b)
+        else:
+            pairs.update((a, b) for a in left for b in right)
+    other = theirs or mine
+    return {
+        (a, b)
+        for a, b in pairs
+        if (mine[a].words & other[b].words & rare) - mine[a].retired - other[b].retired
+    }
+
+
+def worth_reading(words: Mapping[str, frozenset[str]]) -> set[str]:
+    """The memories (by their `content_words`) sharing a rare word with another: the only
+    ones `candidates` can pair, so the only ones worth `claims`."""
+    spread = Counter(word for held in words.values() for word in held)
+    limit = max(RARE_SHARE, len(words) // 100)
+    rare = {word for word, count in spread.items() if 2 <= count <= limit}
+    return {path for path, held in words.items() if not held.isdisjoint(rare)}
+
+
+def _rare_words(sides: tuple[Mapping[str, Claims], ...]) -> frozenset[str]:
+    """Words few memories hold (at most `RARE_SHARE`, or 1% of them): two memories on
+    one subject share one, besides any tool one of them leaves. Words a template repeats
+    in every memory it wrote ("before a release, verify on staging") are not one."""
+    spread: Counter[str] = Counter()
+    total = 0
+    for side in sides:
+        for found in side.values():
+            spread.update(found.words)
+            total += 1
+    limit = max(RARE_SHARE, total // 100)
+    return frozenset(word for word, count in spread.items() if count <= limit)
+
+
+_MEMORY_LINK = re.compile(r"(?<![\w/.-])(?:[\w./-]*/)?([\w.-]+\.md)\b")
+_REPLACES = re.compile(
+    r"\b(?:supersed\w*|replac\w*|outdated|obsolete|overrides?|no longer (?:valid|true|applies"
+    r"|current|holds)|instead of|is wrong|was wrong)\b",
+    re.IGNORECASE,
+)
+
+
+def named_as_replaced(
+    bodies: Mapping[str, str], changed_at: Callable[[str], datetime]
+) -> list[tuple[str, str]]:
+    """(older, newer) where a newer memory names the older by its file in a sentence
+    saying it replaces it ("This supersedes project_deploys.md", "[old note](x.md) is
+    outdated"); a mere link ("see also x.md") is no such claim."""
+    by_file: dict[str, list[str]] = {}
+    for path in bodies:
+        by_file.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+    found: list[tuple[str, str]] = []
+    for path, text in sorted(bodies.items()):
+        if ".md" not in text or not _REPLACES.search(text):
+            continue
+        for sentence in _SENTENCES_OF_BODY.split(text):
+            if not _REPLACES.search(sentence):
+                continue
+            for named in _MEMORY_LINK.findall(sentence):
+                found += [
+                    (older, path)
+                    for older in by_file.get(named, [])
+                    if older != path and changed_at(older) < changed_at(path)
+                ]
+    return found
+
+
+_SENTENCES_OF_BODY = re.compile(r"(?<=[.!?])\s+|\n+")

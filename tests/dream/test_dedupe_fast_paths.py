@@ -1,0 +1,170 @@
+"""Duplicate detection's shortcuts give what the plain way gives (issue 14 item 3, issue
+15 item 6): facts, word sets and candidate pairs, each checked against the slower
+reference it replaced, on the generated corpus, the tuning corpus and text built to
+hit their edge cases."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections import Counter, defaultdict
+from datetime import datetime
+from pathlib import Path
+
+from memsync.dream import dedupe
+from memsync.dream.blocking import BLOCKING_WORDS, MAX_BLOCK
+from memsync.dream.dedupe import Candidate, _candidate_pairs, _profile, duplicate_reason
+from memsync.memory import MemoryDirectory
+from tests.dream.corpus import build_corpus
+from tests.dream.tuning import write_corpus
+
+TRICKY = [
+    "Deploy v1.2.3 at 10:30 on Friday; 1,000 rows",
+    "See /a/b+c.d and /v2/statements/{id} then a.b.c, qa@x.dev, C++ and x/y",
+    "Paths: /srv/app/releases/ and https://wiki.acme.dev/billing/runbook.",
+    "NEVER FORCE-PUSH TO MAIN ON A FRIDAY, ALWAYS OPEN A PR",
+    "The fooBar flag and iOS builds; HTTP API only",
+    "Don't deploy; do not merge; dont skip; never ever",
+    "Required: must run `make lint` before every commit",
+    "Straße is a street; ſtop; ﬁle",
+    "周二部署 Payments API；不要在周五发布",
+    "Mayday in May, march in March, 2025-07-15",
+    "snake_case_name and py311 with v2beta",
+    "",
+]
+
+
+def _texts(tmp_path: Path) -> list[str]:
+    corpus = build_corpus(tmp_path / "memory", memories=300)
+    tuning = write_corpus(tmp_path / "tuning")
+    texts = []
+    for root in (corpus.root, tuning.root):
+        for memory in MemoryDirectory.read(root, links=False).files.values():
+            texts.append(f"{memory.description or ''}\n{memory.body}")
+    rng = random.Random(5)
+    pieces = [*TRICKY, " ", "\n", "`x.y`", "—", "Ledger", "on-call", "3.11", "/a/b", "+"]
+    texts += ["".join(rng.choices(pieces, k=rng.randint(1, 9))) for _ in range(500)]
+    return texts + TRICKY
+
+
+_LETTER = re.compile(r"[A-Za-z]")
+_UPPER = re.compile(r"[A-Z]")
+_CAPITALISED = re.compile(r"(?<![\w.])[A-Z][\w+#]*")
+_LATIN_WORD = re.compile(r"[a-z]+")
+
+
+def _reference_facts(text: str) -> frozenset[str]:
+    """`dedupe._facts` as it was written first: every pattern over the whole text."""
+    found: set[str] = set()
+    for match in dedupe._BACKTICKED.finditer(text):
+        found.add("`" + match.group(1).strip().casefold())
+    bare = dedupe._BACKTICKED.sub(" ", text)
+    for match in dedupe._IDENTIFIER.finditer(bare):
+        if _LETTER.search(match.group(0)):
+            found.add(match.group(0).casefold().rstrip("/.:"))
+    bare = dedupe._IDENTIFIER.sub(lambda m: " " if _LETTER.search(m.group(0)) else m.group(0), bare)
+    found.update(match.group(1) for match in dedupe._NUMBER.finditer(bare))
+    letters = len(_LETTER.findall(bare))
+    shouted = letters > 20 and len(_UPPER.findall(bare)) > 0.6 * letters
+    for match in () if shouted else _CAPITALISED.finditer(bare):
+        word = match.group(0).casefold()
+        common = word in dedupe.STOPWORDS or word in dedupe.DAYS
+        if not common and dedupe.stem(word) not in dedupe.SYNONYMS:
+            found.add(dedupe.stem(word))
+    found.update(match.group(0) for match in dedupe._CAMEL.finditer(bare))
+    folded = bare.casefold()
+    found.update(dedupe.DAY_SET.intersection(_LATIN_WORD.findall(folded)))
+    found.update(match.group(0) for match in dedupe._DAY_ZH.finditer(folded))
+    if dedupe._NEGATIVE.search(bare):
+        found.add("<never>")
+    if dedupe._POSITIVE.search(bare):
+        found.add("<always>")
+    return frozenset(found)
+
+
+def test_facts_are_those_every_pattern_finds(tmp_path: Path) -> None:
+    for text in _texts(tmp_path):
+        normal = dedupe.normalise(text)
+        assert dedupe._facts(normal) == _reference_facts(normal), text
+
+
+def test_word_sets_and_exact_text_are_those_of_the_full_patterns(tmp_path: Path) -> None:
+    for text in _texts(tmp_path):
+        profile = _profile(Candidate("a.md", "project", None, text, datetime.min))
+        folded = profile.text.casefold()
+        if folded.isascii():
+            raw = set(dedupe._WORD.findall(folded)) - dedupe.STOPWORDS
+            assert profile.words == {dedupe._canonical(w) for w in raw} - dedupe._WORDING, text
+        assert profile.exact == " ".join(dedupe._EXACT_WORD.findall(folded)), text
+
+
+def _reference_pairs(kinds: list[str], words: list[frozenset[str]], exact: list[str]):
+    """The blocking rule worked out for every memory, as `_candidate_pairs` first did."""
+    pairs: set[tuple[int, int]] = set()
+    copies: defaultdict[tuple[str, str], list[int]] = defaultdict(list)
+    holding: defaultdict[str, defaultdict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
+    for index, (kind, text, held) in enumerate(zip(kinds, exact, words, strict=True)):
+        copies[(kind, text)].append(index)
+        for word in held:
+            holding[kind][word].add(index)
+    for members in copies.values():
+        pairs.update(itertools.combinations(members, 2))
+    spread = Counter(word for held in words for word in held)
+    for index, (kind, held) in enumerate(zip(kinds, words, strict=True)):
+        rarest = sorted((spread[w], w) for w in held if spread[w] > 1)[:BLOCKING_WORDS]
+        blocks = [holding[kind][word] for _, word in rarest]
+        small = [block for block in blocks if len(block) <= MAX_BLOCK]
+        others = set().union(*small)
+        if blocks and not small:
+            common = set.intersection(*blocks)
+            others |= common if len(common) <= MAX_BLOCK else set()
+        pairs.update((min(index, o), max(index, o)) for o in others - {index})
+    return pairs
+
+
+def _common_word_directory() -> list[Candidate]:
+    """Memories of a few common words each: the rule pairs them through all of their
+    rarest words, and many look alike."""
+    rng = random.Random(11)
+    vocabulary = "ledger payments orders team owns api deploys friday staging production"
+    vocabulary += " never always billing review merge main oncall rotation weekly nightly"
+    words = vocabulary.split()
+    return [
+        Candidate(
+            f"m{n}.md",
+            rng.choice(["project", "feedback"]),
+            None,
+            " ".join(rng.sample(words, rng.randint(3, 12))),
+            datetime.min,
+        )
+        for n in range(400)
+    ]
+
+
+def test_candidate_pairs_are_the_rules_pairs_that_can_be_duplicates(tmp_path: Path) -> None:
+    corpus = build_corpus(tmp_path / "memory", memories=600, seed=5)
+    tuning = write_corpus(tmp_path / "tuning")
+    directories = [_common_word_directory()]
+    for root in (corpus.root, tuning.root):
+        files = MemoryDirectory.read(root, links=False).files
+        directories.append(
+            [
+                Candidate(path, memory.memory_type or "", None, memory.body, datetime.min)
+                for path, memory in sorted(files.items())
+            ]
+        )
+    for memories in directories:
+        profiles = [_profile(memory) for memory in memories]
+        rule = _reference_pairs(
+            [m.type for m in memories], [p.words for p in profiles], [p.exact for p in profiles]
+        )
+        for conservative in (False, True):
+            found = _candidate_pairs(memories, profiles, conservative)
+            duplicates = {
+                (i, j)
+                for i, j in rule
+                if duplicate_reason(profiles[i], profiles[j], conservative) is not None
+            }
+            assert duplicates or conservative
+            assert duplicates <= found <= rule
