@@ -90,6 +90,21 @@ class _Moving:
     text: str  # the entry as written in a sub-index
 
 
+@dataclass(frozen=True)
+class _OverflowLine:
+    """One line bound for an overflow file, measured once: the budget lays the overflow
+    out several times over, and measuring each line again cost more than the layout."""
+
+    heading: str | None
+    text: str
+    cost: int  # UTF-16 units with its newline
+    titles: tuple[str, ...]  # the entry title `entry_titles` finds on it alone, if any
+
+
+def _overflow_line(heading: str | None, text: str) -> _OverflowLine:
+    return _OverflowLine(heading, text, utf16_units(text) + 1, tuple(entry_titles([text])))
+
+
 def fit_budget(
     index: IndexLines, subindexes: Mapping[str, IndexLines], usefulness: Usefulness
 ) -> BudgetResult:
@@ -112,39 +127,41 @@ def fit_budget(
         and is_overflow_path(path)
         and path in subindexes
     }
-    carried = [line for path in sorted(set(old_pointers.values()), key=_part_number)
-               for line in _overflow_lines(subindexes[path])]  # fmt: skip
+    carried = [_overflow_line(heading, line)
+               for path in sorted(set(old_pointers.values()), key=_part_number)
+               for heading, line in _overflow_lines(subindexes[path])]  # fmt: skip
     all_sections = sections(compact)
+    # How a sub-index links a memory: the same folder up for every one of them.
+    up = link_from(f"{SUBINDEX_DIRNAME}/x.md", "")
     candidates = []
     for entry in entries:
         path = entry_path(INDEX_FILENAME, entry.target)
         if path is None or is_subindex_path(path) or entry.line in old_pointers:
             continue
         section = section_of(all_sections, entry.line)
-        text = with_target(entry, link_from(f"{SUBINDEX_DIRNAME}/x.md", path))
+        text = with_target(entry, up + path)
         candidates.append(_Moving(entry.line, path, section.title, text))
     # Least useful first; among equals, the one further down the file.
     candidates.sort(key=lambda m: (usefulness(m.path), -m.line))
+    layout = _Layout(compact, all_sections, old_pointers, carried)
+    units = [utf16_units(content) + 1 for content in compact.contents()]
 
-    def build(moving: list[_Moving]) -> tuple[IndexLines, dict[str, IndexLines]]:
-        return _moved_out(compact, all_sections, old_pointers, carried, moving)
-
-    count = _estimate(compact, candidates, len(carried))
-    result = build(candidates[:count])
+    count = _estimate(compact, units, candidates, len(carried))
+    result = layout.moved_out(candidates[:count])
     while count > 0:  # the estimate counts full-length pointers and no heading freed
-        smaller = build(candidates[: count - 1])
+        smaller = layout.moved_out(candidates[: count - 1])
         if not within_budget(smaller[0]):
             break
         count, result = count - 1, smaller
     while not within_budget(result[0]) and count < len(candidates):
         count += 1
-        result = build(candidates[:count])
+        result = layout.moved_out(candidates[:count])
     # When size binds rather than lines, a long entry may have made room for several
     # short ones: bring back, most useful first, moved entries that still fit. Counted,
     # not rebuilt per entry; one build checks the whole return at the end.
     moving = candidates[:count]
     rendered = result[0].render()
-    lines, units = len(result[0].lines), utf16_units(rendered)
+    lines, total = len(result[0].lines), utf16_units(rendered)
     moved_lines = {m.line for m in moving}
     staying = {entry.line for entry in entries} - moved_lines
     removed_headings = {m.section for m in moving} - {
@@ -152,18 +169,21 @@ def fit_budget(
     }
     returning: list[_Moving] = []
     for back in reversed(moving):
-        cost = utf16_units(compact.lines[back.line - 1][0]) + 1
+        cost = units[back.line - 1]
         if back.section in removed_headings or lines + 1 > MAX_INDEX_LINES:
             continue
-        if units + cost <= MAX_INDEX_UTF16_UNITS - _POINTER_UNITS:
+        if total + cost <= MAX_INDEX_UTF16_UNITS - _POINTER_UNITS:
             returning.append(back)
-            lines, units = lines + 1, units + cost
+            lines, total = lines + 1, total + cost
     if returning and (len(returning) < len(moving) or carried):
         kept_out = [m for m in moving if m not in returning]
-        attempt = build(kept_out)
+        attempt = layout.moved_out(kept_out)
         if within_budget(attempt[0]):
             moving, result = kept_out, attempt
-    new_index, files = result
+    new_index, overflow = result
+    # The files only for the layout kept: building each trial's cost more than all
+    # the rest of the budget.
+    files = overflow.files()
     removed = sorted(path for path in set(old_pointers.values()) if path not in files)
     return BudgetResult(
         new_index,
@@ -209,83 +229,137 @@ def _overflow_lines(lines: IndexLines) -> list[tuple[str | None, str]]:
     return found
 
 
-def _estimate(index: IndexLines, candidates: list[_Moving], carried: int) -> int:
-    """How many entries must move, counting each pointer as a full-length line."""
+def _estimate(index: IndexLines, units: list[int], candidates: list[_Moving], carried: int) -> int:
+    """How many entries must move, counting each pointer as a full-length line.
+    `units` are each line's UTF-16 units with its newline."""
     lines = len(index.lines)
-    units = utf16_units(index.render())
-    contents = index.contents()
+    total = utf16_units(index.render())
     for count in range(len(candidates) + 1):
         pointers = max(1, math.ceil((carried + count) / CHUNK_MAX_LINES))
         if (
             lines + pointers <= MAX_INDEX_LINES
-            and units + pointers * _POINTER_UNITS <= MAX_INDEX_UTF16_UNITS
+            and total + pointers * _POINTER_UNITS <= MAX_INDEX_UTF16_UNITS
         ):
             return count
         if count < len(candidates):
             lines -= 1
-            units -= utf16_units(contents[candidates[count].line - 1]) + 1
+            total -= units[candidates[count].line - 1]
     return len(candidates)
 
 
-def _moved_out(
-    index: IndexLines,
-    all_sections: list[Section],
-    old_pointers: Mapping[int, str],
-    carried: list[tuple[str | None, str]],
-    moving: list[_Moving],
-) -> tuple[IndexLines, dict[str, IndexLines]]:
-    if not moving and not carried:
-        return index, {}
-    gone = {m.line for m in moving} | set(old_pointers)
-    replace: dict[int, list[str]] = {number: [] for number in gone}
-    contents = index.contents()
-    for section in all_sections:
-        if section.heading is None:
-            continue
-        members = [n for n in range(section.first, section.last + 1) if contents[n - 1].strip()]
-        if members and all(n in gone for n in members):
-            replace[section.heading] = []  # the heading goes with all it held
-    overflow = carried + [(m.section, m.text) for m in sorted(moving, key=lambda m: m.line)]
-    files, pointers = _overflow_files(overflow)
-    return index.edited(replace, pointers), files
+class _Layout:
+    """``MEMORY.md`` with a given set of entries moved out, and the overflow they go to.
+    What each section holds is found once, and each line of the overflow is measured
+    once, so each trial layout only chooses lines."""
+
+    def __init__(
+        self,
+        index: IndexLines,
+        all_sections: list[Section],
+        old_pointers: Mapping[int, str],
+        carried: list[_OverflowLine],
+    ) -> None:
+        self.index = index
+        self.old_pointers = old_pointers
+        self.carried = carried
+        contents = index.contents()
+        # Each headed section's heading line and its non-blank lines.
+        self.sections = [
+            (
+                section.heading,
+                [n for n in range(section.first, section.last + 1) if contents[n - 1].strip()],
+            )
+            for section in all_sections
+            if section.heading is not None
+        ]
+        self.measured: dict[int, _OverflowLine] = {}
+
+    def moved_out(self, moving: list[_Moving]) -> tuple[IndexLines, _Overflow]:
+        if not moving and not self.carried:
+            return self.index, _Overflow([], [])
+        gone = {m.line for m in moving} | set(self.old_pointers)
+        replace: dict[int, list[str]] = {number: [] for number in gone}
+        for heading, members in self.sections:
+            if members and all(n in gone for n in members):
+                replace[heading] = []  # the heading goes with all it held
+        overflow = self.carried + [self._measured(m) for m in sorted(moving, key=_line_of)]
+        laid_out = _Overflow.of(overflow)
+        return self.index.edited(replace, laid_out.pointers), laid_out
+
+    def _measured(self, moving: _Moving) -> _OverflowLine:
+        found = self.measured.get(moving.line)
+        if found is None:
+            found = self.measured[moving.line] = _overflow_line(moving.section, moving.text)
+        return found
 
 
-def _overflow_files(
-    overflow: list[tuple[str | None, str]],
-) -> tuple[dict[str, IndexLines], list[str]]:
-    """The overflow written as sub-index files, and their entries for ``MEMORY.md``."""
-    grouped: dict[str | None, list[str]] = {}
-    for heading, line in overflow:
-        grouped.setdefault(heading, []).append(line)
-    pieces: list[list[str]] = [[]]
-    units = 0
-    for heading, lines in grouped.items():
-        for line in lines:
-            cost = utf16_units(line) + 1
-            full = len(pieces[-1]) >= CHUNK_MAX_LINES or units + cost > CHUNK_MAX_UNITS
-            if pieces[-1] and full:
-                pieces.append([])
-                units = 0
-            if heading is not None and f"## {heading}" not in pieces[-1]:
-                pieces[-1].append(f"## {heading}")
-            elif heading is None and any(p.startswith("## ") for p in pieces[-1]):
-                pieces[-1].append("## Other")
-            pieces[-1].append(line)
-            units += cost
-    files: dict[str, IndexLines] = {}
-    pointers: list[str] = []
-    for number, piece in enumerate(pieces, start=1):
-        name = OVERFLOW_NAME if number == 1 else f"{OVERFLOW_NAME}-part-{number}"
-        path = f"{SUBINDEX_DIRNAME}/{name}.md"
-        title = (
-            OVERFLOW_TITLE if len(pieces) == 1 else f"{OVERFLOW_TITLE} ({number} of {len(pieces)})"
-        )
-        text = "\n".join([f"# {title}", "", *piece]) + "\n"
-        files[path] = IndexLines.parse(text)
-        # Only the titles: the budget lays these files out several times over, and
-        # building every entry of each layout cost more than all the rest of it.
-        pointers.append(_pointer(title, path, entry_titles(files[path].contents())))
-    return files, pointers
+def _line_of(moving: _Moving) -> int:
+    return moving.line
+
+
+@dataclass
+class _Overflow:
+    """The overflow laid out as sub-index files (path, title, lines under the title),
+    and their entries for ``MEMORY.md``."""
+
+    pieces: list[tuple[str, str, list[str]]]
+    pointers: list[str]
+
+    @classmethod
+    def of(cls, overflow: list[_OverflowLine]) -> _Overflow:
+        grouped: dict[str | None, list[_OverflowLine]] = {}
+        for line in overflow:
+            grouped.setdefault(line.heading, []).append(line)
+        # After a line that may open a code fence, which lines are entries depends on
+        # the lines before them: such files are read whole, as `MemoryIndex` reads them.
+        fenced = any("```" in line.text or "~~~" in line.text for line in overflow)
+        pieces: list[list[str]] = [[]]
+        titles: list[list[str]] = [[]]
+        headings: set[str] = set()  # the "## " lines of the last piece
+        units = 0
+        for heading, lines in grouped.items():
+            for line in lines:
+                full = len(pieces[-1]) >= CHUNK_MAX_LINES or units + line.cost > CHUNK_MAX_UNITS
+                if pieces[-1] and full:
+                    pieces.append([])
+                    titles.append([])
+                    headings = set()
+                    units = 0
+                if heading is not None and heading not in headings:
+                    pieces[-1].append(f"## {heading}")
+                    headings.add(heading)
+                elif heading is None and headings:
+                    # Before every such line, as it always was; a later dream reads
+                    # them back as one "Other" section.
+                    pieces[-1].append("## Other")
+                    headings.add("Other")
+                pieces[-1].append(line.text)
+                titles[-1].extend(line.titles)
+                units += line.cost
+        laid_out: list[tuple[str, str, list[str]]] = []
+        pointers: list[str] = []
+        for number, piece in enumerate(pieces, start=1):
+            name = OVERFLOW_NAME if number == 1 else f"{OVERFLOW_NAME}-part-{number}"
+            path = f"{SUBINDEX_DIRNAME}/{name}.md"
+            title = (
+                OVERFLOW_TITLE
+                if len(pieces) == 1
+                else f"{OVERFLOW_TITLE} ({number} of {len(pieces)})"
+            )
+            written = entry_titles(_file_lines(title, piece)) if fenced else titles[number - 1]
+            laid_out.append((path, title, piece))
+            pointers.append(_pointer(title, path, written))
+        return cls(laid_out, pointers)
+
+    def files(self) -> dict[str, IndexLines]:
+        return {
+            path: IndexLines.parse("\n".join(_file_lines(title, piece)) + "\n")
+            for path, title, piece in self.pieces
+        }
+
+
+def _file_lines(title: str, piece: list[str]) -> list[str]:
+    return [f"# {title}", "", *piece]
 
 
 def _pointer(title: str, path: str, written: list[str]) -> str:

@@ -46,6 +46,7 @@ def usefulness_of(
         if memory is None:
             return (0.0, 0.0, 0.0)
         weight = TYPE_WEIGHT.get(memory.memory_type or "", 0)
-        return (float(weight), float(linked[path]), changed_at(path).timestamp())
+        # `get`: a Counter's default for a file nobody links costs a method call.
+        return (float(weight), float(linked.get(path, 0)), changed_at(path).timestamp())
 
     return rank

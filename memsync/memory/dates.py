@@ -125,7 +125,10 @@ def _protected_spans(text: str) -> list[tuple[int, int]]:
     if isinstance(block, FrontmatterBlock):
         spans.append((0, len(block.opening + block.yaml_text + block.closing)))
     offset, fence, fence_start = 0, "", 0
-    for line in text.splitlines(keepends=True):
+    # A fence is three backticks or tildes: most memories have none, and then no line
+    # needs the pattern.
+    fenced = "```" in text or "~~~" in text
+    for line in text.splitlines(keepends=True) if fenced else ():
         opened = _FENCE.match(line)
         if fence:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
@@ -293,12 +296,16 @@ def _chinese(match: re.Match[str], text: str, reference: date) -> tuple[date, st
 
 def find_relative_dates(text: str, reference: date) -> list[RelativeDate]:
     """Every relative date phrase we would rewrite, in order, never overlapping."""
-    spans = _protected_spans(text)
-    starts = [start for start, _ in spans]
+    spans: list[tuple[int, int]] | None = None  # found at the first phrase: most have none
+    starts: list[int] = []
     found: list[RelativeDate] = []
-    for pattern in (_ENGLISH, _CHINESE):
+    # Every Chinese phrase has a character outside ASCII.
+    for pattern in (_ENGLISH,) if text.isascii() else (_ENGLISH, _CHINESE):
         for match in pattern.finditer(text):
             start, end = match.span()
+            if spans is None:
+                spans = _protected_spans(text)
+                starts = [span_start for span_start, _ in spans]
             if _inside(spans, starts, start, end):
                 continue
             if _ISO_BEFORE.search(text, max(0, start - 20), start) or _ISO_AFTER.match(

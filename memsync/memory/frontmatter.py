@@ -11,6 +11,7 @@ small; when that cannot be done safely the block is written out anew.
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from collections.abc import Mapping
@@ -18,6 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import yaml
+
+from memsync.memory.frozen import built
 
 _OPENING = re.compile(r"^---[ \t]*(?:\r?\n|$)")
 # The first line after the opening that is ``---`` (spaces or tabs after it, and any
@@ -161,10 +164,18 @@ def _plain_mapping(text: str) -> dict[str, Any] | None:
 
 def load_mapping(text: str) -> tuple[dict[str, Any] | None, YamlTrouble | None]:
     """The mapping in a frontmatter block, or why there is none. Never raises."""
+    mapping, trouble, _plain = read_mapping(text)
+    return mapping, trouble
+
+
+def read_mapping(text: str) -> tuple[dict[str, Any] | None, YamlTrouble | None, bool]:
+    """`load_mapping`, and whether every line of the block was a plain ``key: value``
+    line, each key once: then nothing else about its keys needs checking."""
     plain = _plain_mapping(text)
     if plain is not None:
-        return plain, None
-    return _yaml_mapping(text)
+        return plain, None, True
+    mapping, trouble = _yaml_mapping(text)
+    return mapping, trouble, False
 
 
 def _yaml_mapping(text: str) -> tuple[dict[str, Any] | None, YamlTrouble | None]:
@@ -193,8 +204,40 @@ def _trouble(error: yaml.YAMLError) -> YamlTrouble:
     return YamlTrouble(f"frontmatter is not valid YAML: {problem}", mark.line if mark else None)
 
 
-def dump_mapping(mapping: Mapping[str, Any], indent: str = "", newline: str = "\n") -> str:
-    text = yaml.dump(
+# A string PyYAML writes as it is, unquoted, as a key or a value of a block mapping:
+# printable ASCII, starting with a letter or digit (no indicator, no leading space, no
+# document marker) and ending in no space, holding no ": " and no " #", read back as a
+# string (checked with the dumper's own resolvers: not a bool, null, number or date).
+_PLAIN_WRITTEN = re.compile(r"[A-Za-z0-9](?:[ -~]*[!-~])?")
+_RESOLVER = _FrontmatterDumper(io.StringIO())  # only its resolvers are asked
+
+
+def _written_plain(text: object) -> bool:
+    return (
+        type(text) is str
+        and _PLAIN_WRITTEN.fullmatch(text) is not None
+        and ": " not in text
+        and not text.endswith(":")
+        and " #" not in text
+        and _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == "tag:yaml.org,2002:str"
+    )
+
+
+def _plain_dump(mapping: Mapping[str, Any]) -> str | None:
+    """What `yaml.dump` writes for a mapping of plain one-line strings (most
+    frontmatter), without its emitter; None for anything else."""
+    lines = []
+    for key, value in mapping.items():
+        # A key is written as a complex key ("? ") once it and its tag ("!!str") reach
+        # 128 characters.
+        if not (_written_plain(key) and len(key) <= 122 and _written_plain(value)):
+            return None
+        lines.append(f"{key}: {value}\n")
+    return "".join(lines) or None
+
+
+def _yaml_dump(mapping: Mapping[str, Any]) -> str:
+    return yaml.dump(
         dict(mapping),
         Dumper=_FrontmatterDumper,
         allow_unicode=True,
@@ -202,6 +245,12 @@ def dump_mapping(mapping: Mapping[str, Any], indent: str = "", newline: str = "\
         default_flow_style=False,
         width=math.inf,
     )
+
+
+def dump_mapping(mapping: Mapping[str, Any], indent: str = "", newline: str = "\n") -> str:
+    text = _plain_dump(mapping)
+    if text is None:
+        text = _yaml_dump(mapping)
     if text == "{}\n":
         return ""
     lines = text.split("\n")[:-1]
@@ -251,7 +300,8 @@ def split_frontmatter(text: str) -> FrontmatterBlock | UnterminatedBlock | None:
         if rest.startswith(blank):
             gap, rest = blank, rest[len(blank) :]
             break
-    return FrontmatterBlock(
+    return built(
+        FrontmatterBlock,
         opening=opening,
         yaml_text=text[len(opening) : position],
         closing=text[position:line_end],

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from memsync.memory.decoding import BOM, decode_memory_bytes
+from memsync.memory.frozen import built
 from memsync.memory.limits import MAX_ENTRY_CHARS, MAX_INDEX_LINES, MAX_INDEX_UNITS, utf16_len
 from memsync.memory.problems import Problem, ProblemCode, Severity
 
@@ -139,7 +140,25 @@ def _escape_title(title: str) -> str:
 @functools.lru_cache(maxsize=65536)
 def _parse_entry(content: str, line: int) -> IndexEntry | None:
     parts = _entry_parts(content)
-    return None if parts is None else IndexEntry(*parts[:3], line, *parts[3:])
+    return None if parts is None else _entry_at(parts, line)
+
+
+def _entry_at(parts: tuple[str, str, str, str, str, str, str, str], line: int) -> IndexEntry:
+    """``IndexEntry(*parts[:3], line, *parts[3:])``: every edit that moves lines (a
+    dream makes several) gives each entry below a new number, so a new entry."""
+    title, target, hook, raw, indent, bullet, separator, emphasis = parts
+    return built(
+        IndexEntry,
+        title=title,
+        target=target,
+        hook=hook,
+        line=line,
+        raw=raw,
+        indent=indent,
+        bullet=bullet,
+        separator=separator,
+        emphasis=emphasis,
+    )
 
 
 # The parts of an entry line but its number. The same lines are parsed again and again

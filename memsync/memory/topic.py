@@ -31,9 +31,10 @@ from memsync.memory.frontmatter import (
     dump_mapping,
     edit_yaml,
     key_line,
-    load_mapping,
+    read_mapping,
     split_frontmatter,
 )
+from memsync.memory.frozen import built
 from memsync.memory.problems import Problem, ProblemCode, Severity
 
 MEMORY_TYPES = ("user", "feedback", "project", "reference")
@@ -98,7 +99,7 @@ class MemoryFile:
                 "frontmatter opened with '---' is never closed by a '---' line",
             )
             return cls(path, data, {}, text, True, (problem,), _bom=bom, _broken=True)
-        mapping, trouble = load_mapping(split.yaml_text)
+        mapping, trouble, plain = read_mapping(split.yaml_text)
         if mapping is None:
             line = trouble.line + 2 if trouble and trouble.line is not None else 1
             message = trouble.message if trouble else "frontmatter cannot be read"
@@ -106,8 +107,21 @@ class MemoryFile:
             return cls(
                 path, data, {}, split.body, True, (problem,), _bom=bom, _block=split, _broken=True
             )
-        problems = tuple(_field_problems(path, mapping, split))
-        return cls(path, data, mapping, split.body, True, problems, _bom=bom, _block=split)
+        problems = tuple(_field_problems(path, mapping, split, keys_once=plain))
+        # Most files end here: built at once, as a directory of them is read.
+        return built(
+            cls,
+            path=path,
+            raw=data,
+            metadata=mapping,
+            body=split.body,
+            has_frontmatter=True,
+            problems=problems,
+            _bom=bom,
+            _block=split,
+            _broken=False,
+            _is_text=True,
+        )
 
     @property
     def is_text(self) -> bool:
@@ -262,7 +276,11 @@ def _check_fields(**fields: str | None) -> None:
             raise ValueError(f"type {value!r} is not one of {', '.join(MEMORY_TYPES)}")
 
 
-def _field_problems(path: str, mapping: dict[str, Any], block: FrontmatterBlock) -> list[Problem]:
+def _field_problems(
+    path: str, mapping: dict[str, Any], block: FrontmatterBlock, *, keys_once: bool = False
+) -> list[Problem]:
+    """What is wrong with the fields; `keys_once` when the block is known to write no
+    key twice (`read_mapping` said it was plain), so no line needs looking at again."""
     found: list[Problem] = []
 
     def line_of(key: str, parent: str | None = None) -> int | None:
@@ -270,7 +288,7 @@ def _field_problems(path: str, mapping: dict[str, Any], block: FrontmatterBlock)
         return None if number is None else number + 2  # after the opening "---" line
 
     first_seen: dict[str, int] = {}
-    for number, line in enumerate(block.yaml_text.split("\n"), start=2):
+    for number, line in enumerate(() if keys_once else block.yaml_text.split("\n"), start=2):
         written = _TOP_LEVEL_KEY.match(line)
         if written is None:
             continue

@@ -265,3 +265,43 @@ def test_it_writes_through_no_symbolic_link(tmp_path: Path) -> None:
     assert any("is not a plain folder" in note for note in big.notes)
     assert linked.files_touched == []
     assert any("MEMORY.md is a symbolic link" in note for note in linked.notes)
+
+
+def test_each_pointer_counts_the_entries_its_file_holds_even_past_a_code_fence(
+    tmp_path: Path,
+) -> None:
+    # The budget counts each overflow line's entry once; a fence in a carried overflow
+    # file changes which lines are entries, so such a file is counted as a whole.
+    corpus = build_corpus(tmp_path / "memory", memories=340, grouped=True)
+    dream(corpus)
+    more = corpus.root / "indexes" / "more.md"
+    fenced = "```\n- [Not an entry](../nowhere.md) — inside a code block\n```\n"
+    more.write_text(more.read_text(encoding="utf-8") + fenced, encoding="utf-8")
+    index = corpus.root / "MEMORY.md"
+    grown = index.read_text(encoding="utf-8").splitlines()
+    for number in range(40):
+        name = f"reference_added_{number}.md"
+        (corpus.root / name).write_text(
+            f"---\nname: added-{number}\ndescription: Dashboard {number} lives in "
+            f"Grafana folder {number}\ntype: reference\n---\n\nSee folder {number}.\n",
+            encoding="utf-8",
+        )
+        grown.append(f"- [Added {number}]({name}) — Dashboard {number} in Grafana")
+    index.write_text("\n".join(grown) + "\n", encoding="utf-8")
+
+    dream(corpus)
+
+    pointers = [
+        entry
+        for entry in MemoryIndex.parse(index.read_text(encoding="utf-8")).entries
+        if entry.target.startswith("indexes/")
+    ]
+    assert pointers
+    texts = [(corpus.root / p.target).read_text(encoding="utf-8") for p in pointers]
+    assert any("```" in text for text in texts)
+    for pointer, text in zip(pointers, texts, strict=True):
+        entries = MemoryIndex.parse(text).entries
+        count = f"{len(entries)} more {'entry' if len(entries) == 1 else 'entries'}"
+        assert pointer.hook.startswith(f"{count}:")
+        if entries:
+            assert pointer.hook.startswith(f"{count}: {entries[0].title}")

@@ -23,7 +23,7 @@ from memsync.dream.deterministic import _DATE_HINT, _has_date_hint
 from memsync.dream.index_edit import IndexLines
 from memsync.memory import MemoryIndex
 from memsync.memory.decoding import BOM
-from memsync.memory.index import entry_titles
+from memsync.memory.index import IndexEntry, _entry_at, _entry_parts, entry_titles
 from tests.dream.corpus import build_corpus
 
 TRICKY_DATES = [
@@ -129,3 +129,20 @@ def test_entry_titles_are_the_titles_of_the_parsed_entries():
 
     assert titles == [entry.title for entry in MemoryIndex.parse(text).entries]
     assert titles == ["A \\[x\\]", "C", "E"]
+
+
+def test_an_entry_built_without_its_init_is_the_entry_its_init_builds():
+    for line in (
+        "- [A](a.md) — hook",
+        "  * **[B \\[x\\]](<b c.md> 'title')** - the hook",
+        "12) [C](c.md):no gap",
+        "- [D](d.md)",
+    ):
+        parts = _entry_parts(line)
+        assert parts is not None, line
+
+        built = _entry_at(parts, 7)
+
+        expected = IndexEntry(*parts[:3], 7, *parts[3:])
+        assert vars(built) == vars(expected)  # every field, a new one too
+        assert built == expected and hash(built) == hash(expected)

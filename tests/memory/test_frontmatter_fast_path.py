@@ -12,7 +12,9 @@ from memsync.memory.frontmatter import (
     _OPENING,
     FrontmatterBlock,
     UnterminatedBlock,
+    _plain_dump,
     _plain_mapping,
+    _yaml_dump,
     _yaml_mapping,
     load_mapping,
     split_frontmatter,
@@ -123,3 +125,36 @@ def test_the_closing_line_is_found_where_a_line_by_line_reading_finds_it(opening
     text = opening + "".join(parts)
 
     assert split_frontmatter(text) == _split_line_by_line(text)
+
+
+tricky = st.text(
+    alphabet=st.sampled_from(
+        [*"aAyYnNoOtTfF019 .-_:#'\"!&*?,[]{}|>%@`~=<\t\n", "é", "中", "\x85", "\u2028"]
+    ),
+    min_size=0,
+    max_size=14,
+)
+dumped_keys = st.one_of(
+    keys, tricky, st.integers(118, 130).map(lambda n: "k" * n), st.integers(), st.booleans()
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.dictionaries(dumped_keys, st.one_of(tricky, values, st.integers()), max_size=4))
+def test_the_plain_writer_writes_what_yaml_writes_whenever_it_answers(mapping):
+    fast = _plain_dump(mapping)
+
+    if fast is not None:
+        assert fast == _yaml_dump(mapping)
+
+
+def test_it_writes_the_usual_claude_code_block_without_yaml():
+    mapping = {
+        "name": "user-role",
+        "description": "Doug teaches Fuzzbox Physics, CSCM 373-01 (fall term); see docs/x.md",
+        "type": "user",
+    }
+
+    assert _plain_dump(mapping) == _yaml_dump(mapping)
+    for unusual in ("yes", "12", "2026-01-05", "a: b", "a #b", "ends:", " lead", "-x", "x\ny"):
+        assert _plain_dump({"description": unusual}) is None, unusual
