@@ -16,6 +16,7 @@ channel or ticket system → reference; anything else → project.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,7 +26,6 @@ from memsync.extract.transcript import TranscriptMessage
 
 Action = Literal["remember", "forget"]
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _FENCED = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$", re.MULTILINE | re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 # A sentence ends at . ! ? followed by a space, at a CJK full stop, or at a line break;
@@ -145,7 +145,14 @@ class Statement:
 
 
 def is_chinese(text: str) -> bool:
-    return bool(_CJK.search(text))
+    return not text.isascii() and bool(_cjk().search(text))
+
+
+@functools.cache
+def _cjk() -> re.Pattern[str]:
+    # Compiled when first needed: a class of wide Unicode ranges takes the regex
+    # compiler ~4 ms, which every extraction paid before reading any text (issue 14).
+    return re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def find_requests(message: TranscriptMessage) -> list[ExplicitRequest]:

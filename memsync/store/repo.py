@@ -8,7 +8,6 @@ commits (see docs/git-notes.md#concurrency). Reads run without the lock: they ar
 
 from __future__ import annotations
 
-import shutil
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -460,6 +459,8 @@ class MemoryRepo(RepoReader):
         with self.lock.held():
             status, _, _ = self._git.run_status("worktree", "remove", "--force", str(path))
             if status != 0 and Path(path).exists():
+                import shutil
+
                 shutil.rmtree(path)
             self._git.run_status("worktree", "prune")
 
