@@ -240,7 +240,13 @@ class MemoryRepo(RepoReader):
                 return self._commit_staged(paragraphs, author=author, allow_empty=allow_empty)
             # A few named files (an extraction): no pass over every tracked file.
             env = author.env("AUTHOR") if author else None
-            return commit_index(self._git, paragraphs, env=env, allow_empty=allow_empty)
+            return commit_index(
+                self._git,
+                paragraphs,
+                env=env,
+                allow_empty=allow_empty,
+                dirs=(self.git_dir, self._common_dir),
+            )
 
     def apply(
         self,

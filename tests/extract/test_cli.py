@@ -147,6 +147,8 @@ NOT_ON_THE_EXTRACT_PATH = (
     "yaml",  # new memories' fields are plain text: written and read without PyYAML
     "logging",
     "tempfile",
+    "shutil",  # argparse's help formatter asks it for the terminal's width
+    "hashlib",  # loads OpenSSL; the recall index's digest is blake2b, built in
     "secrets",
     "memsync.store.diff",
     "memsync.store.ages",
