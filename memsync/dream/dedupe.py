@@ -25,8 +25,16 @@ the test is built to refuse when unsure. Two memories of one type are duplicates
 3. **what one adds is added, not swapped** (`memsync.dream.rewording`, read from word
    order): no added word stands where the other memory had another ("keep" →
    "remove"), no "never" is added to a sentence both say, no qualifier ("staging",
-   "weekly", "frontend": `QUALIFIERS`) is added inside one, and no two names trade
-   the words around them ("Payments team owns Orders" / "Orders team owns Payments").
+   "weekly", "frontend": `QUALIFIERS`) and no name (nor a component after a name:
+   "Ledger worker" for "Ledger") is added inside one, no two names trade the words
+   around them ("Payments team owns Orders" / "Orders team owns Payments"), and no
+   name is said in sentences that share no word with the other's ("owner: Ana Ruiz"
+   / "Escalation: … Ana Ruiz").
+
+Before any of this, phrases a re-wording uses for one word become that word
+(`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
+Spanish, German and French words of the glossary are read in English
+(`memsync.dream.glossary.in_english`).
 
 Thresholds and word lists were chosen on the tuning corpus in ``tests/dream/tuning/``
 (written for that purpose: re-worded, templated, punctuated, translated, misspelt and
@@ -54,16 +62,19 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memsync.dream.glossary import segment, translated
+from memsync.dream.glossary import in_english, segment, translated
 from memsync.dream.rewording import (
     Shape,
     Word,
     added_where_shared,
+    name_added_where_shared,
+    names_moved,
     names_swapped,
     negation_added,
     replaces_something,
 )
 from memsync.dream.vocabulary import (
+    COMPONENTS,
     DAY_SET,
     DAYS,
     GRAMMAR,
@@ -71,6 +82,7 @@ from memsync.dream.vocabulary import (
     STOPWORDS,
     SYNONYMS,
     WORDING,
+    reworded,
     stem,
     word_set,
 )
@@ -138,6 +150,7 @@ def _canonical(word: str) -> str:
 
 _WORDING = frozenset(_canonical(word) for word in WORDING)
 _QUALIFIERS = frozenset(_canonical(word) for word in QUALIFIERS)
+_COMPONENTS = frozenset(_canonical(word) for word in COMPONENTS)
 
 
 def content_words(text: str) -> frozenset[str]:
@@ -179,7 +192,9 @@ def _chinese_words(run: str) -> set[str]:
         if len(chars) == 1:
             found.add(chars[0])
         chars = []
-        found.update(_canonical(word) for word in piece.split() if word not in STOPWORDS)
+        found.update(
+            _canonical(w) for word in piece.split() if (w := word.casefold()) not in STOPWORDS
+        )
     return found
 
 
@@ -272,7 +287,7 @@ class _Profile:
 
 
 def _profile(memory: Candidate) -> _Profile:
-    text = normalise(memory.text)
+    text = reworded(in_english(normalise(memory.text)))
     folded = text.casefold()
     words = _content_words(folded) - _WORDING
     return _Profile(words, " ".join(_EXACT_WORD.findall(folded)), text)
@@ -518,6 +533,7 @@ def duplicate_reason(
         return None
     if added and (
         negation_added(smaller.shape, larger.shape)
+        or name_added_where_shared(smaller.shape, larger.shape, _COMPONENTS)
         or replaces_something(smaller.shape, larger.shape, added)
         or not _QUALIFIERS.isdisjoint(added_where_shared(smaller.shape, larger.shape, added))
     ):
@@ -530,7 +546,7 @@ def duplicate_reason(
 
 
 def _swapped(one: _Profile, other: _Profile) -> bool:
-    return names_swapped(one.shape, other.shape)
+    return names_swapped(one.shape, other.shape) or names_moved(one.shape, other.shape)
 
 
 def _facts_within(smaller: _Profile, larger: _Profile) -> bool:

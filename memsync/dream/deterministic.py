@@ -32,6 +32,7 @@ import gc
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from datetime import datetime
 
 from memsync.dream.dedupe import Candidate, DuplicateGroup, covered, find_duplicates, union_bodies
@@ -278,15 +279,15 @@ def _merge_duplicates(directory: DreamDirectory, report: DreamReport) -> None:
     candidates = [
         Candidate(
             path=path,
-            type=kind,
+            type=memory.memory_type or _type_from_name(path) or "",
             name=memory.name,
             text=f"{memory.description or ''}\n{memory.body}",
             changed=directory.changed_at(path),
             links=linked[path],
         )
         for path, memory in sorted(directory.memories.items())
-        if (kind := memory.memory_type or _type_from_name(path)) is not None
     ]
+    candidates = _typed_by_duplicates(candidates, directory.conservative)
     merged = [
         group
         for group in find_duplicates(candidates, conservative=directory.conservative)
@@ -302,6 +303,33 @@ def _merge_duplicates(directory: DreamDirectory, report: DreamReport) -> None:
         )
 
 
+def _typed_by_duplicates(candidates: list[Candidate], conservative: bool) -> list[Candidate]:
+    """The candidates, each memory of no type (no frontmatter, no type in its file name)
+    given the type of the memories it duplicates when they are all of one type, and
+    left out otherwise. A type is what frontmatter adds, not a fact, so a copy of a
+    typed memory is still a copy; duplicates in two types is no clear answer, and when
+    unsure nothing merges. Costs a second pass only when such memories exist."""
+    untyped = [memory for memory in candidates if not memory.type]
+    typed = [memory for memory in candidates if memory.type]
+    if not untyped:
+        return candidates
+    kinds = sorted({memory.type for memory in typed})
+    trial = typed + [replace(memory, type=kind) for memory in untyped for kind in kinds]
+    found: dict[str, set[str]] = {memory.path: set() for memory in untyped}
+    by_path = {memory.path: memory for memory in typed}
+    for group in find_duplicates(trial, conservative=conservative):
+        members = [group.keep, *group.absorbed]
+        kind = next((by_path[path].type for path in members if path in by_path), None)
+        for path in members:
+            if path in found and kind is not None:
+                found[path].add(kind)
+    return typed + [
+        replace(memory, type=next(iter(found[memory.path])))
+        for memory in untyped
+        if len(found[memory.path]) == 1
+    ]
+
+
 def _type_from_name(path: str) -> str | None:
     """A memory without frontmatter still has a type in its name, as Claude Code names
     files (``feedback_testing.md``)."""
@@ -313,6 +341,11 @@ def _merge(directory: DreamDirectory, group: DuplicateGroup, report: DreamReport
     keeper = directory.memories[group.keep]
     older = [directory.memories[path] for path in group.absorbed]
     body, _added = union_bodies(keeper.body, *(memory.body for memory in older))
+    # A plain Markdown file kept over its typed copy takes that copy's frontmatter, so
+    # the merged memory keeps the name, description and type Claude Code reads.
+    typed = next((memory for memory in older if memory.memory_type), None)
+    if typed is not None and not keeper.has_frontmatter:
+        keeper = keeper.replace(metadata=typed.metadata)
     known = f"{keeper.name or ''}\n{keeper.description or ''}\n{body}"
     # A description the merged text does not already say would otherwise be lost.
     extra = [

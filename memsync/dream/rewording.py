@@ -121,6 +121,63 @@ def added_where_shared(smaller: Shape, larger: Shape, added: Collection[str]) ->
     return {word.text for word in larger.words if word.text in added and word.clause not in fresh}
 
 
+def name_added_where_shared(
+    smaller: Shape, larger: Shape, components: Collection[str] = ()
+) -> bool:
+    """Whether `larger` names something `smaller` does not (a capitalised word, a
+    number, a day) in a clause the two share: "Escalate Ledger API incidents" is about
+    another service than "Escalate Ledger incidents", and "The Payments service is
+    owned by the Ledger team" says who owns it where "Payments service owner: Ana Ruiz"
+    said another. A name in a sentence of its own is a fact added, not one changed."""
+    known = {word.text for word in smaller.words}
+    fresh = new_clauses(larger, known)
+    words = larger.words
+    names = {word.text for word in smaller.words + words if word.name}
+    for at, word in enumerate(words):
+        if word.text in known or word.clause in fresh:
+            continue
+        if word.name:
+            return True
+        # A kind of component after a name makes another thing of it ("Ledger worker
+        # incidents", "Ledger incidents").
+        before = words[at - 1] if at else None
+        if word.text in components and before and before.text in names:
+            return True
+    return False
+
+
+def names_moved(one: Shape, other: Shape) -> bool:
+    """Whether a name both memories say is said in sentences that share no word: in
+    "Payments service owner: Ana Ruiz" she owns it, in "… Ledger team. Escalation:
+    Tom Berg, and Ana Ruiz when he is away" she is escalated to. A re-wording keeps a
+    name with what is said about it."""
+    # A word capitalised at a sentence's start in one is a name in the other: what is a
+    # name in either is no context.
+    names = {word.text for word in one.words + other.words if word.name}
+    first, second = _contexts(one, names), _contexts(other, names)
+    return any(
+        here and there and here.isdisjoint(there)
+        for name, here in first.items()
+        if (there := second.get(name)) is not None
+    )
+
+
+def _contexts(shape: Shape, names: Collection[str]) -> dict[str, set[str]]:
+    """Each name's context: the meaningful words, none of `names`, in the sentences
+    holding it."""
+    said: dict[int, set[str]] = defaultdict(set)
+    held: dict[str, set[int]] = defaultdict(set)
+    for word in shape.words:
+        if word.text in names:
+            held[word.text].add(word.sentence)
+        elif word.meaningful:
+            said[word.sentence].add(word.text)
+    return {
+        name: set().union(*(said[sentence] for sentence in sentences))
+        for name, sentences in held.items()
+    }
+
+
 def _attachments(shape: Shape, names: Collection[str]) -> dict[tuple[str, int], set[str]]:
     """For each word next to a run of names (names not split by punctuation) in its
     clause, the names of the runs it comes before (-1) and after (+1); and for the

@@ -172,6 +172,53 @@ def test_it_never_merges_memories_of_different_types(tmp_path: Path) -> None:
     assert result.files_touched == []
 
 
+def test_a_file_without_a_type_merges_with_its_copy_of_one_type_only(tmp_path: Path) -> None:
+    body = "Releases are cut from main every Tuesday by the release captain on duty.\n"
+    _write(tmp_path, "project_release.md", "project", body)
+    (tmp_path / "release-notes.md").write_text(body, encoding="utf-8")
+    (tmp_path / "MEMORY.md").write_text(
+        "- [Release](project_release.md) — cut on Tuesdays\n"
+        "- [Release notes](release-notes.md) — cut on Tuesdays\n",
+        encoding="utf-8",
+    )
+    DeterministicEngine().consolidate(_context(tmp_path), RecordingProgress())
+    kept = [
+        name for name in ("project_release.md", "release-notes.md") if (tmp_path / name).exists()
+    ]
+    assert len(kept) == 1
+
+    _write(tmp_path, "project_release.md", "project", body)
+    _write(tmp_path, "reference_release.md", "reference", body)
+    (tmp_path / "release-notes.md").write_text(body, encoding="utf-8")
+    DeterministicEngine().consolidate(_context(tmp_path), RecordingProgress())
+    # A copy of a project memory and of a reference one: which type is no clear answer.
+    assert (tmp_path / "release-notes.md").exists()
+
+
+def test_a_plain_file_kept_over_its_typed_copy_takes_the_copys_frontmatter(
+    tmp_path: Path,
+) -> None:
+    body = "Releases are cut from main every Tuesday by the release captain on duty.\n"
+    _write(tmp_path, "project_release.md", "project", body, description="Release day")
+    (tmp_path / "release-notes.md").write_text(body, encoding="utf-8")
+    (tmp_path / "MEMORY.md").write_text(
+        "- [Release](project_release.md) — cut on Tuesdays\n"
+        "- [Release notes](release-notes.md) — cut on Tuesdays\n",
+        encoding="utf-8",
+    )
+    ages = {"project_release.md": 30, "release-notes.md": 1}  # the newer copy survives
+    DeterministicEngine().consolidate(_context(tmp_path, ages=ages), RecordingProgress())
+
+    assert not (tmp_path / "project_release.md").exists()
+    kept = MemoryFile.parse("release-notes.md", (tmp_path / "release-notes.md").read_bytes())
+    assert (kept.memory_type, kept.name, kept.description) == (
+        "project",
+        "project_release.md",
+        "Release day",
+    )
+    assert kept.body.strip() == body.strip()
+
+
 def test_a_personal_dream_leaves_team_memory_alone(corpus: Corpus) -> None:
     team_before = {p: d for p, d in snapshot(corpus.root).items() if p.startswith("team/")}
     result = dream(corpus)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from tests.dream.tuning import variants
+from tests.dream.tuning import independent, variants
 
 DUPLICATES: list[tuple[str, str, str]] = [
     (
@@ -169,7 +169,7 @@ LOOKALIKES: list[tuple[str, str, str]] = [
     ("user", "Jonas prefers reviews in the morning.", "Jonah prefers reviews in the morning."),
 ]  # fmt: skip
 
-LOOKALIKES += variants.LOOKALIKES
+LOOKALIKES += variants.LOOKALIKES + independent.LOOKALIKES
 
 KINDS: dict[tuple[str, str, str], str] = dict.fromkeys(DUPLICATES, "first pairs") | {
     pair: kind
@@ -183,10 +183,18 @@ KINDS: dict[tuple[str, str, str], str] = dict.fromkeys(DUPLICATES, "first pairs"
         ("typos", variants.TYPOS),
         ("no frontmatter", variants.PLAIN),
         ("whole files", variants.FILES),
+        ("synonyms and order", independent.SYNONYMS_AND_ORDER),
+        ("punctuation and case", independent.PUNCTUATION_AND_CASE),
+        ("contained", independent.CONTAINED),
+        ("chinese", independent.CHINESE),
+        ("other languages", independent.OTHER_LANGUAGES),
+        ("untyped files", independent.UNTYPED_PAIRS),
+        ("whole files reworded", independent.WHOLE_REWORDED),
+        ("whole files translated", independent.WHOLE_TRANSLATED),
     )
     for pair in pairs
 }
-DUPLICATES += variants.DUPLICATES + variants.FLEET_COPIES + variants.FILES
+DUPLICATES += variants.DUPLICATES + variants.FLEET_COPIES + variants.FILES + independent.DUPLICATES
 
 FILLERS: list[tuple[str, str]] = [
     ("project", f"The {service} service runs {count} replicas in {region}.")
@@ -268,7 +276,11 @@ def write_corpus(root: Path, now: datetime | None = None) -> TuningCorpus:
         description, own, body = text.partition("\n---\n")
         if not own:
             description, body = text.partition("\n\n")[0], text
-        if text.startswith(variants.NO_FRONTMATTER):
+        if text.startswith(independent.UNTYPED):
+            path = f"note_{number:03d}.md"
+            body = description = text.removeprefix(independent.UNTYPED)
+            (root / path).write_text(f"{body}\n", encoding="utf-8")
+        elif text.startswith(variants.NO_FRONTMATTER):
             body = description = text.removeprefix(variants.NO_FRONTMATTER)
             (root / path).write_text(f"{body}\n", encoding="utf-8")
         else:
