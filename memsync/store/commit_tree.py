@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from .gitcmd import GitRunner
+from .refs import HEADS
 
 _COMMENT = "#"  # git's default core.commentChar
 _GIT_SPACE = " \t\n\v\f\r"  # what git's stripspace trims: C isspace, not Unicode spaces
@@ -94,7 +95,7 @@ def head_from_files(git_dir: Path, common_dir: Path) -> tuple[str, str] | None:
     otherwise (the caller asks git)."""
     try:
         head = (git_dir / "HEAD").read_text(encoding="utf-8")
-        if not head.startswith("ref: refs/heads/"):
+        if not head.startswith(f"ref: {HEADS}"):
             return None
         commit = _branch(common_dir, head.removeprefix("ref: ").strip())
         if commit is None:
