@@ -30,7 +30,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -329,7 +328,7 @@ class ConfinedRoot:
                 if in_place and _overwrite(fd, name, info, payload):
                     return
                 mode = stat.S_IMODE(info.st_mode)
-            temporary = f".{name[:80]}.{secrets.token_hex(6)}.tmp"
+            temporary = f".{name[:80]}.{os.urandom(6).hex()}.tmp"
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW
             file_fd = os.open(temporary, flags, mode, dir_fd=fd)
             try:

@@ -16,6 +16,7 @@ channel or ticket system → reference; anything else → project.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,7 +26,26 @@ from memsync.extract.transcript import TranscriptMessage
 
 Action = Literal["remember", "forget"]
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+class _Lazy:
+    """A pattern compiled the first time it is used. The Chinese ones are used only on
+    text holding Chinese (`is_chinese`), so an English session's extraction does not
+    compile them: ~5 ms of every such process (issue 14)."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._source = (pattern, flags)
+
+    @functools.cached_property
+    def _compiled(self) -> re.Pattern[str]:
+        return re.compile(*self._source)
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self._compiled.match(text)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._compiled.search(text)
+
+
 _FENCED = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$", re.MULTILINE | re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 # A sentence ends at . ! ? followed by a space, at a CJK full stop, or at a line break;
@@ -66,19 +86,19 @@ _ZH_LEAD = (
     r"(?:(?:好的?|行|嗯|哦|噢|喔|对了|另外|还有|顺便(?:说一下|提一下)?|那么?|然后|以及|"
     r"请你?|麻烦你?|帮我|你|也|一定要|务必|要)[\s，,：:、。!！]*)*"
 )
-_ZH_REMEMBER = re.compile(
+_ZH_REMEMBER = _Lazy(
     _ZH_LEAD + r"(?P<verb>记住|记下来|记下|记一下|记得|别忘了|不要忘了|不要忘记|别忘记)"
     r"(?:一下)?[\s，,：:]*(?:这(?:一)?(?:点|件事|条)?[\s，,：:]+)?(?P<fact>.*)$",
     re.DOTALL,
 )
-_ZH_FROM_NOW_ON = re.compile(
+_ZH_FROM_NOW_ON = _Lazy(
     _ZH_LEAD + r"(?:从今以后|从今往后|从现在开始|从现在起|以后|今后|往后)[\s，,：:]*(?P<fact>.*)$",
     re.DOTALL,
 )
-_ZH_FORGET = re.compile(
+_ZH_FORGET = _Lazy(
     _ZH_LEAD + r"(?:忘记|忘掉|删掉|删除)(?:关于)?[\s，,：:]*(?P<target>.*)$", re.DOTALL
 )
-_ZH_FORGET_OBJECT = re.compile(
+_ZH_FORGET_OBJECT = _Lazy(
     _ZH_LEAD + r"把(?P<target>.+?)(?:忘记|忘掉|忘了|删掉|删除|去掉)(?:吧|掉|了)?[\s。!！]*$",
     re.DOTALL,
 )
@@ -92,7 +112,7 @@ _EN_RULE_WORDS = re.compile(
     r"use\s+\S+\s+(?:not|instead)|not\s+allowed)\b",
     re.IGNORECASE,
 )
-_ZH_RULE_WORDS = re.compile(
+_ZH_RULE_WORDS = _Lazy(
     r"总是|永远|始终|一律|都要|都用|不要|别|不准|不许|禁止|避免|必须|应该|务必|一定要|"
     r"而不是|改用|优先|每次|不能"
 )
@@ -101,9 +121,7 @@ _EN_ABOUT_SELF = re.compile(
     r"my\s+(?:role|name|job|title|team|background|expertise|timezone|time\s+zone))\b",
     re.IGNORECASE,
 )
-_ZH_ABOUT_SELF = re.compile(
-    r"^(?:我是|我的(?:角色|职位|名字|工作|背景|时区)|我负责|我在\S{0,12}工作)"
-)
+_ZH_ABOUT_SELF = _Lazy(r"^(?:我是|我的(?:角色|职位|名字|工作|背景|时区)|我负责|我在\S{0,12}工作)")
 _POINTER = re.compile(
     r"https?://|www\.|(?<![\w#])#[A-Za-z][\w-]{1,}|\b(?:dashboards?|channels?|slack|linear|"
     r"jira|notion|confluence|wiki|grafana|datadog|sentry|pagerduty|kibana|runbooks?|"
@@ -116,8 +134,8 @@ _EN_REASON = re.compile(
     r"otherwise|so\s+that)\b\s*(?P<why>.+)$|\s+[—–]\s*(?P<dash>.+)$",
     re.IGNORECASE | re.DOTALL,
 )
-_ZH_REASON_AFTER = re.compile(r"[，,；;。\s]*(?P<why>(?:因为|由于|否则|不然)\S.*)$", re.DOTALL)
-_ZH_REASON_BEFORE = re.compile(
+_ZH_REASON_AFTER = _Lazy(r"[，,；;。\s]*(?P<why>(?:因为|由于|否则|不然)\S.*)$", re.DOTALL)
+_ZH_REASON_BEFORE = _Lazy(
     r"^(?:因为|由于)(?P<why>[^，,]+)[，,]\s*(?:所以)?(?P<rest>.+)$", re.DOTALL
 )
 
@@ -145,7 +163,14 @@ class Statement:
 
 
 def is_chinese(text: str) -> bool:
-    return bool(_CJK.search(text))
+    return not text.isascii() and bool(_cjk().search(text))
+
+
+@functools.cache
+def _cjk() -> re.Pattern[str]:
+    # Compiled when first needed: a class of wide Unicode ranges takes the regex
+    # compiler ~4 ms, which every extraction paid before reading any text (issue 14).
+    return re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def find_requests(message: TranscriptMessage) -> list[ExplicitRequest]:
@@ -193,6 +218,8 @@ def _request_in(sentence: str, message: TranscriptMessage) -> ExplicitRequest | 
         if _EN_NEVER_MIND.match(target):
             return None
         return make("forget", re.sub(r"^that\s+", "", target, flags=re.IGNORECASE), False)
+    if not is_chinese(sentence):
+        return None  # each Chinese request below holds a Chinese verb
     if match := _ZH_REMEMBER.match(sentence):
         fact = match["fact"]
         if fact.startswith(("了吗", "吗", "了")) or not fact.strip():
@@ -227,8 +254,9 @@ def _clean(text: str) -> str:
 
 def classify(text: str, rule: bool) -> str:
     """The memory type a statement fits best (SPEC F2)."""
-    about_self = bool(_EN_ABOUT_SELF.match(text) or _ZH_ABOUT_SELF.match(text))
-    rule_words = bool(_EN_RULE_WORDS.search(text) or _ZH_RULE_WORDS.search(text))
+    chinese = is_chinese(text)
+    about_self = bool(_EN_ABOUT_SELF.match(text) or (chinese and _ZH_ABOUT_SELF.match(text)))
+    rule_words = bool(_EN_RULE_WORDS.search(text) or (chinese and _ZH_RULE_WORDS.search(text)))
     if rule_words or (rule and not about_self):
         return "feedback"
     if about_self:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -82,13 +81,16 @@ class ExtractionState:
 
     def save(self) -> None:
         data = json.dumps(self.to_dict(), indent=1, sort_keys=True).encode("utf-8")
-        descriptor, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".memsync-extract.")
+        # What tempfile.mkstemp does, without the import it costs every extraction.
+        temporary = self.path.parent / f".memsync-extract.{os.urandom(6).hex()}"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        descriptor = os.open(temporary, flags, 0o600)
         try:
             with os.fdopen(descriptor, "wb") as handle:
                 handle.write(data)
-            Path(temporary).replace(self.path)
+            temporary.replace(self.path)
         except BaseException:
-            Path(temporary).unlink(missing_ok=True)
+            temporary.unlink(missing_ok=True)
             raise
 
 

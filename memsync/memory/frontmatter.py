@@ -11,14 +11,15 @@ small; when that cannot be done safely the block is written out anew.
 
 from __future__ import annotations
 
-import io
+import functools
 import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
 from memsync.memory.frozen import built
 
@@ -27,16 +28,8 @@ _OPENING = re.compile(r"^---[ \t]*(?:\r?\n|$)")
 # carriage returns before its line feed): one search instead of a loop over lines.
 _CLOSING_LINE = re.compile(r"^---[ \t]*\r*(?:\n|\Z)", re.MULTILINE)
 
-# SafeLoader with YAML 1.2 core-schema scalars, as JavaScript YAML parsers read them.
-_BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _FrontmatterLoader(_BaseLoader):  # type: ignore[misc,valid-type]
-    pass
-
-
-_FrontmatterLoader.yaml_implicit_resolvers = {}
-# (tag, pattern, possible first characters; "" lets the empty scalar be null)
+# (tag, pattern, possible first characters; "" lets the empty scalar be null): the YAML
+# 1.2 core-schema scalars, as JavaScript YAML parsers read them.
 _CORE_SCALARS: list[tuple[str, re.Pattern[str], list[str]]] = [
     ("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")),
     ("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), [*"~nN", ""]),
@@ -54,8 +47,35 @@ _CORE_SCALARS: list[tuple[str, re.Pattern[str], list[str]]] = [
         list("-+0123456789."),
     ),
 ]
-for _tag, _pattern, _first in _CORE_SCALARS:
-    _FrontmatterLoader.add_implicit_resolver(_tag, _pattern, _first)
+
+
+@functools.cache
+def _yaml() -> tuple[type[yaml.SafeLoader], type[yaml.SafeDumper]]:
+    """The loader and dumper, built the first time a block needs the YAML parser or
+    emitter: most blocks never do (`_plain_mapping`, `_plain_dump`), and importing
+    PyYAML cost every extraction process ~10 ms (issue 14)."""
+    import yaml
+
+    # SafeLoader with YAML 1.2 core-schema scalars.
+    base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class FrontmatterLoader(base):  # type: ignore[misc,valid-type]
+        pass
+
+    FrontmatterLoader.yaml_implicit_resolvers = {}
+    for tag, pattern, first in _CORE_SCALARS:
+        FrontmatterLoader.add_implicit_resolver(tag, pattern, first)
+    FrontmatterLoader.add_constructor("tag:yaml.org,2002:int", _construct_core_int)
+
+    class FrontmatterDumper(yaml.SafeDumper):
+        pass
+
+    # Quote any string that either YAML 1.1 or 1.2 would read as something else, so
+    # what we write reads back the same in Python, in Claude Code and in any other tool.
+    for tag, pattern, first in _CORE_SCALARS:
+        FrontmatterDumper.add_implicit_resolver(tag, pattern, first)
+    FrontmatterDumper.add_representer(str, _represent_str)
+    return FrontmatterLoader, FrontmatterDumper
 
 
 def _construct_core_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
@@ -68,27 +88,12 @@ def _construct_core_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
     return int(value, 10)
 
 
-_FrontmatterLoader.add_constructor("tag:yaml.org,2002:int", _construct_core_int)
-
-
-class _FrontmatterDumper(yaml.SafeDumper):
-    pass
-
-
-# Quote any string that either YAML 1.1 or 1.2 would read as something else, so what
-# we write reads back the same in Python, in Claude Code and in any other tool.
-for _tag, _pattern, _first in _CORE_SCALARS:
-    _FrontmatterDumper.add_implicit_resolver(_tag, _pattern, _first)
-
-
 def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     # NEL and the Unicode line/paragraph separators are line breaks to YAML 1.1
     # emitters; written raw they read back as spaces. Double quotes escape them.
     style = '"' if any(c in value for c in "\x85\u2028\u2029") else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
-
-_FrontmatterDumper.add_representer(str, _represent_str)
 
 # Claude Code's rescue for unquoted values containing YAML syntax.
 _SIMPLE_LINE = re.compile(r"^([a-zA-Z_-]+):\s+(.+)$")
@@ -127,6 +132,8 @@ _NOT_PLAIN_INSIDE = re.compile(r": |:$| #|\t")
 
 
 _RESCUABLE_KEY = re.compile(r"[a-zA-Z_-]+")
+_NESTED_OPENING = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*:")
+_SINGLE_QUOTED = re.compile(r"'([^']*)'")
 # A value YAML would read as a bool, null, int or float: one pattern for the four, and
 # only for values starting with a character one of them can start with.
 _CORE_SCALAR = re.compile("|".join(f"(?:{pattern.pattern})" for _t, pattern, _f in _CORE_SCALARS))
@@ -134,32 +141,64 @@ _CORE_FIRST = frozenset(first for _t, _p, firsts in _CORE_SCALARS for first in f
 
 
 def _plain_mapping(text: str) -> dict[str, Any] | None:
-    """Most frontmatter is ``key: plain text`` lines; read those without a YAML parser
-    (several times faster on big directories). Anything else returns None and goes to
+    """Most frontmatter is ``key: plain text`` lines, at most one level of nesting
+    (``metadata:`` over indented lines) and a quoted value here and there; read those
+    without a YAML parser (several times faster on big directories, and no PyYAML
+    import for a process that reads one file). Anything else returns None and goes to
     the full parser, which gives the same answer for what this accepts.
 
     A value holding ": " (``description: Deploys: never on Friday``) makes YAML reject
     the block, and the rescue below then quotes it; the value read is the text as
     written, which this gives directly."""
     mapping: dict[str, Any] = {}
+    parent: dict[str, Any] | None = None  # the nested mapping indented lines go into
+    indent = ""
+    rescued = nested = False
     for raw in text.split("\n"):
         line = raw.removesuffix("\r")
         if not line:
             continue
+        target = mapping
+        if parent is not None and line.startswith(" "):
+            indent = indent or line[: len(line) - len(line.lstrip(" "))]
+            if not line.startswith(indent) or line[len(indent) :][:1] in ("", " "):
+                return None
+            target, line = parent, line[len(indent) :]
+        else:
+            if parent is not None and not parent:
+                return None  # "key:" with nothing under it: null
+            parent, indent = None, ""
+            if _NESTED_OPENING.fullmatch(line):
+                key = line[:-1]
+                if key in mapping:
+                    return None
+                parent = mapping[key] = {}
+                nested = True
+                continue
         match = _PLAIN_LINE.fullmatch(line)
         if match is None:
             return None
         key, value = match.groups()
-        if key in mapping or value[0] in _NOT_PLAIN_START:
+        if key in target:
+            return None
+        quoted = _SINGLE_QUOTED.fullmatch(value)
+        if quoted is not None and quoted.group(1).isprintable():
+            target[key] = quoted.group(1)
+            continue
+        if value[0] in _NOT_PLAIN_START:
             return None
         inside = _NOT_PLAIN_INSIDE.findall(value)
         if inside:
-            if set(inside) != {": "} or not _RESCUABLE_KEY.fullmatch(key):
+            # The rescue quotes top-level lines only.
+            if set(inside) != {": "} or not _RESCUABLE_KEY.fullmatch(key) or target is not mapping:
                 return None
+            rescued = True
         elif value[0] in _CORE_FIRST and _CORE_SCALAR.match(value):
             return None
-        mapping[key] = value
-    return mapping
+        target[key] = value
+    if parent is not None and not parent:
+        return None
+    return None if rescued and nested else mapping
 
 
 def load_mapping(text: str) -> tuple[dict[str, Any] | None, YamlTrouble | None]:
@@ -179,11 +218,14 @@ def read_mapping(text: str) -> tuple[dict[str, Any] | None, YamlTrouble | None, 
 
 
 def _yaml_mapping(text: str) -> tuple[dict[str, Any] | None, YamlTrouble | None]:
+    import yaml
+
+    loader, _ = _yaml()
     try:
-        value = yaml.load(text, Loader=_FrontmatterLoader)  # noqa: S506 (a safe loader)
+        value = yaml.load(text, Loader=loader)  # noqa: S506 (a safe loader)
     except yaml.YAMLError as error:
         try:
-            value = yaml.load(_quote_problem_values(text), Loader=_FrontmatterLoader)  # noqa: S506
+            value = yaml.load(_quote_problem_values(text), Loader=loader)  # noqa: S506
         except yaml.YAMLError:
             return None, _trouble(error)
         if not isinstance(value, dict):
@@ -204,42 +246,21 @@ def _trouble(error: yaml.YAMLError) -> YamlTrouble:
     return YamlTrouble(f"frontmatter is not valid YAML: {problem}", mark.line if mark else None)
 
 
-# A string PyYAML writes as it is, unquoted, as a key or a value of a block mapping:
-# printable ASCII, starting with a letter or digit (no indicator, no leading space, no
-# document marker) and ending in no space, holding no ": " and no " #", read back as a
-# string (checked with the dumper's own resolvers: not a bool, null, number or date).
-_PLAIN_WRITTEN = re.compile(r"[A-Za-z0-9](?:[ -~]*[!-~])?")
-_RESOLVER = _FrontmatterDumper(io.StringIO())  # only its resolvers are asked
-
-
-def _written_plain(text: object) -> bool:
-    return (
-        type(text) is str
-        and _PLAIN_WRITTEN.fullmatch(text) is not None
-        and ": " not in text
-        and not text.endswith(":")
-        and " #" not in text
-        and _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == "tag:yaml.org,2002:str"
-    )
-
-
-def _plain_dump(mapping: Mapping[str, Any]) -> str | None:
-    """What `yaml.dump` writes for a mapping of plain one-line strings (most
-    frontmatter), without its emitter; None for anything else."""
-    lines = []
-    for key, value in mapping.items():
-        # A key is written as a complex key ("? ") once it and its tag ("!!str") reach
-        # 128 characters.
-        if not (_written_plain(key) and len(key) <= 122 and _written_plain(value)):
-            return None
-        lines.append(f"{key}: {value}\n")
-    return "".join(lines) or None
+def dump_mapping(mapping: Mapping[str, Any], indent: str = "", newline: str = "\n") -> str:
+    lines = _plain_dump(mapping)
+    if lines is None:
+        text = _yaml_dump(mapping)
+        lines = [] if text == "{}\n" else text.split("\n")[:-1]
+    return "".join(f"{indent}{line}{newline}" for line in lines)
 
 
 def _yaml_dump(mapping: Mapping[str, Any]) -> str:
+    import yaml
+
+    _, dumper = _yaml()
     return yaml.dump(
         dict(mapping),
-        Dumper=_FrontmatterDumper,
+        Dumper=dumper,
         allow_unicode=True,
         sort_keys=False,
         default_flow_style=False,
@@ -247,14 +268,100 @@ def _yaml_dump(mapping: Mapping[str, Any]) -> str:
     )
 
 
-def dump_mapping(mapping: Mapping[str, Any], indent: str = "", newline: str = "\n") -> str:
-    text = _plain_dump(mapping)
-    if text is None:
-        text = _yaml_dump(mapping)
-    if text == "{}\n":
-        return ""
-    lines = text.split("\n")[:-1]
-    return "".join(f"{indent}{line}{newline}" for line in lines)
+# What YAML 1.1 (PyYAML's dumper) or 1.2 reads as a bool or null when it starts with a
+# letter; a scalar starting with a digit may be a number or a timestamp
+# (`_number_or_time`); one starting with any other of `_NOT_PLAIN_OUT_START` is left
+# to the emitter.
+_WORD_SCALARS = frozenset(
+    variant
+    for word in ("yes", "no", "true", "false", "on", "off", "null")
+    for variant in (word, word.capitalize(), word.upper())
+)
+_NOT_PLAIN_OUT_START = frozenset("-?:,[]{}#&*!|>'\"%@`+.~<= ")
+_DIGITS = frozenset("0123456789")
+# The emitter writes a key as a "? key" complex key once it and its tag ("!!str") reach
+# 128 characters.
+_SIMPLE_KEY_CHARS = 128 - len("!!str")
+
+
+def _plain_dump(mapping: Mapping[str, Any]) -> list[str] | None:
+    """The lines the YAML emitter writes for a mapping of plain text (one level of
+    nesting allowed), without it: ``key: value`` for what it would write unquoted,
+    ``key: 'value'`` for text it quotes only because it reads as a number or date
+    (a new memory's ``modified``). None for anything else, which goes to the
+    emitter. A new memory's fields are almost always such text, and this spares each
+    extraction PyYAML's import."""
+    lines: list[str] = []
+    for key, value in mapping.items():
+        if not _plain_key(key):
+            return None
+        if isinstance(value, str):
+            if (written := _scalar_out(value)) is None:
+                return None
+            lines.append(f"{key}: {written}")
+        elif isinstance(value, dict) and value:
+            lines.append(f"{key}:")
+            for child_key, child in value.items():
+                written = _scalar_out(child) if isinstance(child, str) else None
+                if not _plain_key(child_key) or written is None:
+                    return None
+                lines.append(f"  {child_key}: {written}")
+        else:
+            return None
+    return lines
+
+
+def _plain_key(key: object) -> bool:
+    return isinstance(key, str) and len(key) < _SIMPLE_KEY_CHARS and _scalar_out(key) == key
+
+
+def _scalar_out(text: str) -> str | None:
+    """`text` as the emitter writes it when that is plain or single-quoted: printable
+    on one line, no leading or trailing space, no indicator at the start, no ``: ``
+    or `` #`` inside; quoted when a resolver would read it as another type. None
+    when it is none of these."""
+    if not (
+        text
+        and text.isprintable()
+        and text[-1] not in " :"
+        and ": " not in text
+        and " #" not in text
+    ):
+        return None
+    if text[0] in _DIGITS:
+        return f"'{text}'" if _number_or_time(text) else text
+    if text[0] in _NOT_PLAIN_OUT_START or text in _WORD_SCALARS:
+        return None
+    return text
+
+
+def _number_or_time(text: str) -> bool:
+    """Whether either YAML version reads `text` (starting with a digit) as an int, a
+    float or a timestamp: PyYAML's YAML 1.1 resolvers, then the 1.2 core ones."""
+    return bool(_yaml11_numbers().match(text) or _CORE_SCALAR.match(text))
+
+
+@functools.cache
+def _yaml11_numbers() -> re.Pattern[str]:
+    # PyYAML's resolver.py, its float, int and timestamp patterns, verbatim.
+    return re.compile(
+        r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+        |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+        |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+        |[-+]?\.(?:inf|Inf|INF)
+        |\.(?:nan|NaN|NAN))$
+        |^(?:[-+]?0b[0-1_]+
+        |[-+]?0[0-7_]+
+        |[-+]?(?:0|[1-9][0-9_]*)
+        |[-+]?0x[0-9a-fA-F_]+
+        |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$
+        |^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+        |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
+         (?:[Tt]|[ \t]+)[0-9][0-9]?
+         :[0-9][0-9] :[0-9][0-9] (?:\.[0-9]*)?
+         (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""",
+        re.X,
+    )
 
 
 # -- the block --------------------------------------------------------------------
@@ -429,8 +536,12 @@ def edit_yaml(
     """`yaml_text` changed so it reads as `target`, touching only the keys that differ."""
     try:
         expected, _ = load_mapping(dump_mapping(target))
-    except yaml.YAMLError as error:
-        raise ValueError(f"these fields cannot be written as YAML: {error}") from error
+    except Exception as error:
+        import yaml  # loaded already if it raised: only the emitter can
+
+        if isinstance(error, yaml.YAMLError):
+            raise ValueError(f"these fields cannot be written as YAML: {error}") from error
+        raise
     try:
         lines = yaml_text.splitlines(keepends=True)
         spliced = "".join(_splice(lines, "", current, target, newline))

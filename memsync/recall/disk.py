@@ -17,9 +17,12 @@ the memory files do not.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
+
+# hashlib.blake2b itself: hashlib would first load OpenSSL, ~3 ms of each extraction
+# and recall process, for a digest it takes from here anyway.
+from _blake2 import blake2b
 from array import array
 from datetime import UTC, datetime
 from pathlib import Path
@@ -71,7 +74,7 @@ class DiskIndex:
         # processes (another Python may read each file once more), and one number makes
         # the comparison with the last scan C work.
         stats = array("q", [hash(stat) for _, stat in scanned])
-        digest = hashlib.blake2b(names, digest_size=16)
+        digest = blake2b(names, digest_size=16)
         digest.update(stats.tobytes())
         signature = digest.hexdigest()
         ages = self._ages_if_head_moved() if self._with_ages else None

@@ -23,6 +23,7 @@ alternatives of the word a query used.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -49,7 +50,6 @@ _CJK_STOP_CHARS = frozenset(
     "的了是在和也就都而及与着或吗呢吧啊之其这那个有我你他她它们のはがをにでともへやか"
 )
 _CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_CJK_RUN = re.compile(f"([{_CJK_CLASS}]+)")
 # An identifier: word characters joined by _ - . (not at its ends).
 _IDENTIFIER = re.compile(r"[^\W_]+(?:[_.\-]+[^\W_]+)*")
 _SEPARATOR = re.compile(r"[_.\-]+")
@@ -163,9 +163,9 @@ def _plain_word(identifier: str) -> str | None:
 
 
 def _analyse(identifier: str) -> tuple[str, tuple[str, ...]]:
-    if _CJK_RUN.search(identifier):
+    if not identifier.isascii() and _cjk_run().search(identifier):
         parts: list[str] = []
-        for position, run in enumerate(_CJK_RUN.split(identifier)):
+        for position, run in enumerate(_cjk_run().split(identifier)):
             # split() with a capturing group alternates: other text, CJK run, other…
             if position % 2:
                 parts.extend(_cjk_terms(run))
@@ -179,6 +179,13 @@ def _analyse(identifier: str) -> tuple[str, tuple[str, ...]]:
         return ("", ()) if word in STOP_WORDS else (_stem(word), (_stem(word),))
     kept = tuple(_stem(piece) for piece in lowered if piece not in STOP_WORDS)
     return _stem("".join(lowered)), kept
+
+
+@functools.cache
+def _cjk_run() -> re.Pattern[str]:
+    # Compiled when first needed: a class of wide Unicode ranges takes the regex
+    # compiler ~3 ms, which each process that only writes ASCII memories need not pay.
+    return re.compile(f"([{_CJK_CLASS}]+)")
 
 
 def _split(chunk: str) -> list[str]:

@@ -13,15 +13,17 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .ages import first_parent_ages
-from .diff import Diff, FileDiff, parse_diff
 from .gitcmd import GitRunner
 from .history import LOG_FORMAT, CommitInfo, parse_log, split_show
 from .plumbing import common_dir_of, git_dir_of
 from .refs import MAIN, head_ref
 from .tags import TagInfo, parse_tagger
 from .trailers import Trailer
+
+if TYPE_CHECKING:
+    from .diff import Diff, FileDiff
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 _FULL_SHA = re.compile(r"[0-9a-f]{40}")
@@ -222,6 +224,8 @@ class RepoReader:
             raise StoreError(f"no commit {rev!r} in {self.path}")
         commit = commits[0]
         base = commit.parents[0] if commit.parents else None
+        from .diff import parse_diff  # for the pages that show diffs, not every writer
+
         return commit, parse_diff(patch, base, commit.sha)
 
     def commits_with_trailers(
@@ -246,6 +250,8 @@ class RepoReader:
         if base is None:
             base = self.rev_parse(f"{head}^1")
         output = self._git.run_bytes("diff", *_DIFF_OPTIONS, base or EMPTY_TREE, head)
+        from .diff import parse_diff
+
         return parse_diff(output, base, head)
 
     def file_diff(self, path: str, old: str | None, new: str | None) -> FileDiff | None:
@@ -255,6 +261,8 @@ class RepoReader:
         output = self._git.run_bytes(
             "diff", *_DIFF_OPTIONS, before or EMPTY_TREE, after or EMPTY_TREE, "--", path
         )
+        from .diff import parse_diff
+
         return parse_diff(output, before, after or EMPTY_TREE).file(path)
 
     def blame(self, path: str, rev: str = "HEAD") -> list[BlameLine]:
@@ -295,6 +303,8 @@ class RepoReader:
         if not blobs or head is None:
             return {}
         cache_dir = self._common_dir / "memsync" if cached else None
+        from .ages import first_parent_ages  # loads tempfile: not on every commit's path
+
         return first_parent_ages(cache_dir, head, blobs, self._walk_first_parent, self.is_ancestor)
 
     def blobs(self, rev: str = "HEAD") -> dict[str, str]:

@@ -16,8 +16,6 @@ progress may be theirs, and memsync leaves it alone.
 
 from __future__ import annotations
 
-import logging
-import shutil
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,7 +23,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .repo import MemoryRepo
 
-log = logging.getLogger(__name__)
 
 SERVER_MARKER = Path("memsync") / "server-repository"
 # Git's own lock files are held for milliseconds on memory-sized repositories. One this
@@ -101,7 +98,11 @@ def clear_interrupted(
         repo._git.run("stash", "push", "--quiet", "--message", f"memsync: changes left by {why}")
         found.append("stash")
     if found:
-        log.warning("%s: cleared what an interrupted writer left: %s", repo.path, found)
+        import logging  # only here: every commit imports this module
+
+        logging.getLogger(__name__).warning(
+            "%s: cleared what an interrupted writer left: %s", repo.path, found
+        )
     return found
 
 
@@ -120,6 +121,8 @@ def _clear_stale_lock(lock: Path, wait: float) -> bool:
 
 def _remove(path: Path) -> None:
     if path.is_dir() and not path.is_symlink():
+        import shutil
+
         shutil.rmtree(path, ignore_errors=True)
     else:
         path.unlink(missing_ok=True)

@@ -8,7 +8,6 @@ commits (see docs/git-notes.md#concurrency). Reads run without the lock: they ar
 
 from __future__ import annotations
 
-import shutil
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -241,7 +240,13 @@ class MemoryRepo(RepoReader):
                 return self._commit_staged(paragraphs, author=author, allow_empty=allow_empty)
             # A few named files (an extraction): no pass over every tracked file.
             env = author.env("AUTHOR") if author else None
-            return commit_index(self._git, paragraphs, env=env, allow_empty=allow_empty)
+            return commit_index(
+                self._git,
+                paragraphs,
+                env=env,
+                allow_empty=allow_empty,
+                dirs=(self.git_dir, self._common_dir),
+            )
 
     def apply(
         self,
@@ -460,6 +465,8 @@ class MemoryRepo(RepoReader):
         with self.lock.held():
             status, _, _ = self._git.run_status("worktree", "remove", "--force", str(path))
             if status != 0 and Path(path).exists():
+                import shutil
+
                 shutil.rmtree(path)
             self._git.run_status("worktree", "prune")
 

@@ -132,3 +132,51 @@ def test_with_a_key_the_model_extracts(tmp_path, messages_server):
     assert (result["engine"], result["model"]) == ("anthropic", "claude-from-env")
     assert result["saved"] == ["project_staging.md"]
     assert messages_server.requests[0]["model"] == "claude-from-env"
+
+
+# Run as the console script runs it, then list what the process imported (issue 14:
+# an extraction is a process per turn, and each of these cost it milliseconds).
+_IMPORTS_AFTER_EXTRACT = """
+import sys
+from memsync.client.cli import main
+status = main(sys.argv[1:])
+print("MODULES", " ".join(sorted(sys.modules)))
+sys.exit(status)
+"""
+NOT_ON_THE_EXTRACT_PATH = (
+    "yaml",  # new memories' fields are plain text: written and read without PyYAML
+    "logging",
+    "tempfile",
+    "shutil",  # argparse's help formatter asks it for the terminal's width
+    "hashlib",  # loads OpenSSL; the recall index's digest is blake2b, built in
+    "secrets",
+    "memsync.store.diff",
+    "memsync.store.ages",
+    "memsync.secrets",  # the server screens pushes; a developer's extraction does not
+    "django",
+    "celery",
+    "anthropic",
+)
+
+
+def test_an_extraction_that_saves_a_memory_loads_none_of_the_heavy_modules(tmp_path):
+    repo = memory_repo(tmp_path / "memory")
+    path = (
+        SessionLog()
+        .turn("Remember that the mobile team owns the release calendar.")
+        .write(tmp_path / "sessions")
+    )
+
+    done = subprocess.run(
+        [sys.executable, "-c", _IMPORTS_AFTER_EXTRACT, "extract", str(repo.path),
+         "--transcript", str(path), "--engine", "deterministic"],
+        capture_output=True, text=True, cwd=REPOSITORY, timeout=120,
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    assert "saved 1 memory" in done.stdout
+    assert repo.commit_info("HEAD").kind == "extract"
+    modules = set(done.stdout.split("MODULES ", 1)[1].split())
+    loaded = {name for name in modules if name.split(".")[0] in NOT_ON_THE_EXTRACT_PATH}
+    loaded |= {name for name in modules if name in NOT_ON_THE_EXTRACT_PATH}
+    assert loaded == set()

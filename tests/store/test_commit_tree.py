@@ -70,3 +70,45 @@ def test_it_makes_no_commit_when_the_named_files_did_not_change(tmp_path):
 
     assert first is not None and again is None
     assert git(repo.path, "rev-parse", "HEAD").strip() == first
+
+
+def traced_commands(trace: Path) -> list[str]:
+    """The git commands a GIT_TRACE file records, in order (``write-tree``, …)."""
+    lines = trace.read_text().splitlines() if trace.exists() else []
+    return [
+        line.split("trace: built-in: git ", 1)[1].split()[0] for line in lines if "built-in" in line
+    ]
+
+
+def test_it_commits_named_files_in_four_git_processes(tmp_path, monkeypatch):
+    repo = MemoryRepo.init(tmp_path / "memory")
+    (repo.path / "a.md").write_text("a\n")
+    first = repo.commit(CommitKind.MANUAL, "add a", paths=["a.md"])
+    (repo.path / "a.md").write_text("a, changed\n")
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+
+    made = repo.commit(CommitKind.EXTRACT, "s1 — saved 1 memory", paths=["a.md"])
+
+    # HEAD and its tree were read from the files the last commit left, not asked of git.
+    assert traced_commands(trace) == ["add", "write-tree", "commit-tree", "update-ref"]
+    assert git(repo.path, "rev-parse", f"{made}^").strip() == first
+    assert git(repo.path, "status", "--porcelain") == ""
+
+
+def test_it_asks_git_for_head_when_the_commit_is_packed(tmp_path, monkeypatch):
+    repo = MemoryRepo.init(tmp_path / "memory")
+    (repo.path / "a.md").write_text("a\n")
+    first = repo.commit(CommitKind.MANUAL, "add a", paths=["a.md"])
+    git(repo.path, "gc", "-q", "--prune=now")  # the commit packed, main in packed-refs
+    (repo.path / "a.md").write_text("a, changed\n")
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+
+    made = repo.commit(CommitKind.EXTRACT, "s1 — saved 1 memory", paths=["a.md"])
+
+    assert "rev-parse" in traced_commands(trace)
+    assert git(repo.path, "rev-parse", f"{made}^").strip() == first
+    assert git(repo.path, "show", "HEAD:a.md") == "a, changed\n"
+    again = repo.commit(CommitKind.EXTRACT, "s1 — saved nothing", paths=["a.md"])
+    assert again is None
