@@ -94,13 +94,11 @@ def membership_for(user: User, slug: str, role: str = Role.VIEWER) -> Membership
     slug's existence does not leak. A member whose role is too low: ``PermissionDenied``
     saying which role is needed.
     """
-    membership = (
-        Membership.objects.select_related("project", "user")
-        .filter(project__slug=slug, user=user)
-        .first()
-    )
+    found = Membership.objects.select_related("project").filter(project__slug=slug, user=user)
+    membership = found.first()
     if membership is None:
         raise Http404(f"no project {slug!r} here")
+    membership.user = user  # the row it was found by: no join to read it again
     if not membership.allows(role):
         raise PermissionDenied(
             f"{user.username} is a {membership.role} of {slug}; this needs the {role} role"

@@ -57,6 +57,9 @@ from memsync.store import MAIN, MemoryRepo
 
 CACHE_VERSION = 1
 SCOPES = ("", TEAM_DIRNAME)
+# A row of the facts file: a path's (blob, age), a file's (blob, type, description,
+# problems), a problem's (code, path, line, message, severity).
+Row = tuple[Any, ...]
 # Facts kept in each web process: a project's two scopes, for a few projects at once.
 MEMO_SIZE = 8
 
@@ -76,18 +79,18 @@ class FileFacts:
 
 
 class FileTable(Mapping[str, FileFacts]):
-    """A scope's topic files by name. Decoded from the file, each ``FileFacts`` is built
-    when first asked for: a page shows a few hundred of ten thousand, and building them
-    all cost a fresh web process more than reading the file. The problems' rows and the
-    blobs are served without building a ``FileFacts`` or a ``Problem``."""
+    """A scope's topic files by name. Each ``FileFacts`` is built when first asked for: a
+    page shows a few hundred of ten thousand, and building them all cost a fresh web
+    process more than reading the file. The problems' rows and the blobs are served
+    without building a ``FileFacts`` or a ``Problem``."""
 
-    def __init__(self, entries: dict[str, FileFacts | list[Any]]) -> None:
-        # name → its FileFacts, or its row as stored: [blob, type, description, problems]
+    def __init__(self, entries: dict[str, FileFacts | Row]) -> None:
+        # name → its FileFacts, or its row: (blob, type, description, problem rows)
         self._entries = entries
 
     def __getitem__(self, name: str) -> FileFacts:
         found = self._entries[name]
-        if isinstance(found, list):
+        if isinstance(found, tuple):
             blob, kind, description, rows = found
             found = self._entries[name] = FileFacts(
                 blob, kind, description, tuple(map(_problem, rows))
@@ -103,21 +106,21 @@ class FileTable(Mapping[str, FileFacts]):
     def __contains__(self, name: object) -> bool:
         return name in self._entries
 
-    def entry(self, name: str) -> FileFacts | list[Any]:
+    def entry(self, name: str) -> FileFacts | Row:
         """The file as this table holds it, built or not, to carry into another table."""
         return self._entries[name]
 
     def blob(self, name: str) -> str:
         found = self._entries[name]
-        return found[0] if isinstance(found, list) else found.blob
+        return found[0] if isinstance(found, tuple) else found.blob
 
-    def rows(self) -> dict[str, list[Any]]:
+    def rows(self) -> dict[str, Row]:
         """Every file as the facts file stores it."""
         return {name: _file_row(found) for name, found in self._entries.items()}
 
-    def problem_rows(self) -> Iterator[list[Any]]:
+    def problem_rows(self) -> Iterator[Row]:
         for found in self._entries.values():
-            if isinstance(found, list):
+            if isinstance(found, tuple):
                 yield from found[3]
             else:
                 yield from map(_problem_row, found.problems)
@@ -127,7 +130,7 @@ class ProblemList(Sequence[Problem]):
     """Problems sorted as ``Problem.sort_key`` sorts them, built one page at a time from
     their rows: twenty thousand are common, and a page shows fifty."""
 
-    def __init__(self, rows: list[list[Any]]) -> None:
+    def __init__(self, rows: list[Row]) -> None:
         rows.sort(key=_row_sort_key)
         self._rows = rows
 
@@ -175,10 +178,9 @@ class ScopeFacts:
     scope: str  # "" for the root memory directory, "team" for its team scope
     scopes: tuple[str, ...]  # the scopes this commit has
     index_bytes: bytes | None
-    # every path → (blob, age as a timestamp); a list of the two when decoded
-    paths: Mapping[str, Sequence[Any]]
+    paths: Mapping[str, Row]  # every path → (blob, age as a timestamp)
     files: FileTable  # the topic files, by name
-    links: list[list[Any]]  # rows of the problems across files: index, dead links, not indexed
+    links: list[Row]  # rows of the problems across files: index, dead links, not indexed
 
     @cached_property
     def index(self) -> MemoryIndex | None:
@@ -256,8 +258,8 @@ def compute(
     wanted = [n for n in topics if n not in kept] + indexes
     read = repo.read_many(commit, [prefix + name for name in wanted])
     blobs = {path.removeprefix(prefix): data for path, data in read.items()}
-    parsed = {n: _file_facts(n, inside[n], blobs[n]) for n in topics if n in blobs}
-    merged: dict[str, FileFacts | list[Any]] = {**kept, **parsed}
+    parsed = {n: _file_row(_file_facts(n, inside[n], blobs[n])) for n in topics if n in blobs}
+    merged: dict[str, FileFacts | Row] = {**kept, **parsed}
     files = {name: merged[name] for name in topics if name in merged}
     index = MemoryIndex.parse_bytes(blobs[INDEX_FILENAME]) if INDEX_FILENAME in blobs else None
     subindexes = {
@@ -288,6 +290,11 @@ def compute(
 # --- the file ----------------------------------------------------------------------
 # Tuples rather than objects: ten thousand files load through the C JSON codec in tens
 # of milliseconds. Bytes that are not UTF-8 survive as surrogate escapes.
+#
+# Tuples rather than lists in memory too: a tuple of strings and numbers drops out of the
+# cyclic collector after the first pass that meets it, a list never does. Held as lists,
+# a 10,000-memory scope's 50,000 rows were walked by every full collection of each web
+# process (4-35 ms each, on whichever request came then: the slow tail of every page).
 
 
 # Enum members by value through a dict: ProblemCode(value) and str(member) cost
@@ -296,24 +303,35 @@ _CODES = {code.value: code for code in ProblemCode}
 _SEVERITIES = {severity.value: severity for severity in Severity}
 
 
-def _problem_row(problem: Problem) -> list[Any]:
-    # The members are str (StrEnum): the JSON encoder writes their values without the
-    # Python-level ``.value`` descriptor, which cost more than the encoding itself.
-    return [problem.code, problem.path, problem.line, problem.message, problem.severity]
+# And back, to plain strings: an enum member is an object the collector tracks, so a
+# row holding one would stay in its passes; a dict lookup, not the ``.value`` descriptor,
+# which cost more than encoding the row.
+_CODE_VALUES = {code: code.value for code in ProblemCode}
+_SEVERITY_VALUES = {severity: severity.value for severity in Severity}
 
 
-def _problem(row: list[Any]) -> Problem:
+def _problem_row(problem: Problem) -> Row:
+    return (
+        _CODE_VALUES[problem.code],
+        problem.path,
+        problem.line,
+        problem.message,
+        _SEVERITY_VALUES[problem.severity],
+    )
+
+
+def _problem(row: Row) -> Problem:
     code, path, line, message, severity = row
     return Problem(_CODES[code], str(path), line, str(message), _SEVERITIES[severity])
 
 
-def _file_row(found: FileFacts | list[Any]) -> list[Any]:
-    if isinstance(found, list):
+def _file_row(found: FileFacts | Row) -> Row:
+    if isinstance(found, tuple):
         return found
-    return [found.blob, found.type, found.description, list(map(_problem_row, found.problems))]
+    return (found.blob, found.type, found.description, tuple(map(_problem_row, found.problems)))
 
 
-def _row_sort_key(row: list[Any]) -> tuple[str, int, str]:
+def _row_sort_key(row: Row) -> tuple[str, int, str]:
     """``Problem.sort_key`` of a row."""
     return (row[1], row[2] or 0, row[0])
 
@@ -342,8 +360,7 @@ def _decoded(text: str, scope: str) -> ScopeFacts | None:
         if data["version"] != CACHE_VERSION or data["scope"] != scope:
             return None
         index = data["index"]
-        paths, files, links = data["paths"], data["files"], data["links"]
-        _check_shapes(paths, files, links)
+        paths, files, links = _rows(data["paths"], data["files"], data["links"])
         return ScopeFacts(
             commit=str(data["commit"]),
             scope=scope,
@@ -357,9 +374,11 @@ def _decoded(text: str, scope: str) -> ScopeFacts | None:
         return None
 
 
-def _check_shapes(paths: Any, files: Any, links: Any) -> None:
-    """Raise ValueError unless every row has its fields (a file from another version, or
-    damaged), so a page never meets a broken row later."""
+def _rows(
+    paths: Any, files: Any, links: Any
+) -> tuple[dict[str, Row], dict[str, FileFacts | Row], list[Row]]:
+    """The decoded rows as tuples. Raise ValueError unless every row has its fields (a
+    file from another version, or damaged), so a page never meets a broken row later."""
     rows = [*links, *(row for file in files.values() for row in file[3])]
     if not (
         all(isinstance(path, list) and len(path) == 2 for path in paths.values())
@@ -367,6 +386,14 @@ def _check_shapes(paths: Any, files: Any, links: Any) -> None:
         and all(isinstance(row, list) and len(row) == 5 for row in rows)
     ):
         raise ValueError("a row without its fields")
+    return (
+        {name: tuple(path) for name, path in paths.items()},
+        {
+            name: (blob, kind, description, tuple(map(tuple, problems)))
+            for name, (blob, kind, description, problems) in files.items()
+        },
+        list(map(tuple, links)),
+    )
 
 
 def memsync_dir(repo: MemoryRepo) -> Path:

@@ -57,3 +57,25 @@ def test_it_refuses_to_start_with_a_count_below_one(name, tmp_path):
 
     assert result.returncode != 0
     assert f"{name} must be at least 1" in result.stderr
+
+
+def _database_setting(tmp_path, **env: str) -> str:
+    script = "from django.conf import settings; d = settings.DATABASES['default']; "
+    script += "print(d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'])"
+    environment = {**os.environ, "MEMSYNC_DATA_DIR": str(tmp_path)}
+    environment.pop("DATABASE_CONN_MAX_AGE", None)
+    environment.update(env)
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); " + script],
+        cwd=ROOT, env={**environment, "DJANGO_SETTINGS_MODULE": "memsync.settings"},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return result.stdout.strip()
+
+
+def test_it_keeps_a_database_connection_open_and_checks_it_before_reuse(tmp_path):
+    assert _database_setting(tmp_path) == "None True"
+
+
+def test_it_closes_database_connections_after_the_age_it_is_given(tmp_path):
+    assert _database_setting(tmp_path, DATABASE_CONN_MAX_AGE="30") == "30 True"

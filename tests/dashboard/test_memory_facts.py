@@ -4,6 +4,7 @@ trusted when the file is damaged."""
 
 from __future__ import annotations
 
+import gc
 import json
 from datetime import timedelta
 
@@ -152,6 +153,20 @@ def test_decoded_facts_serve_what_computed_ones_do(world, memories):
     assert decoded.problems_for("broken.md") == computed.problems_for("broken.md")
 
 
+def test_the_facts_a_process_holds_drop_out_of_the_cyclic_collector(world, memories):
+    computed = main_facts(memories)
+    memory_facts.forget_all()
+    decoded = main_facts(memories)
+    for _ in range(3):  # a tuple leaves after those it holds: a row's problems nest two deep
+        gc.collect()
+
+    for facts in (computed, decoded):
+        assert facts is not None
+        files = [facts.files.entry(name) for name in facts.files]
+        rows = [*facts.paths.values(), *files, *facts.links]
+        assert files and facts.links and not [row for row in rows if gc.is_tracked(row)]
+
+
 def test_a_moved_main_reuses_the_parse_of_every_unchanged_blob(world, memories):
     before = main_facts(memories)
     assert before is not None
@@ -164,7 +179,7 @@ def test_a_moved_main_reuses_the_parse_of_every_unchanged_blob(world, memories):
 
     after = compute(memories, commit, "", previous=before)
 
-    assert after.files["tools.md"] is before.files["tools.md"]
+    assert after.files.entry("tools.md") is before.files.entry("tools.md")
     assert after.files["deploy.md"].description == "Deploys now skip the gate"
     assert "orphan.md" not in after.files
     assert after.problems == directory_at(memories).problems
@@ -220,7 +235,7 @@ def test_a_process_that_served_main_moves_on_from_what_it_remembers(world, memor
     facts = main_facts(memories)
 
     assert facts is not None and facts.commit == commit
-    assert facts.files["tools.md"] is before.files["tools.md"]  # parsed once, kept
+    assert facts.files.entry("tools.md") is before.files.entry("tools.md")  # parsed once, kept
     assert facts.problems == directory_at(memories).problems
     memory_facts.forget_all()  # a worker started later: the damaged file is rebuilt
     assert "fresh.md" in facts_at(memories, commit).files
