@@ -145,9 +145,10 @@ _NAMING = re.compile(r"\b(?:is|was|to|named|called|as)\s+$|:\s*$", re.IGNORECASE
 # States a re-wording may swap for one another.
 _STATES = {"mandatory": "required", "forbidden": "blocked", "on by default": "enabled",
            "off by default": "disabled"}  # fmt: skip
-# Every value starts a word: the one look-behind first fails fast inside words.
+# Every value starts a word: the one look-behind first fails fast inside words, and the
+# look-ahead on what a value may start with at spaces and punctuation.
 _VALUE = re.compile(
-    r"(?<![A-Za-z0-9_.+-])(?:(?P<ticked>`[^`\n]+`)"
+    r"(?<![A-Za-z0-9_.+-])(?=[\w`#.+-])(?:(?P<ticked>`[^`\n]+`)"
     r"|(?P<address>(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://[^\s)>\]]+"
     r"|(?<![\w#])#[a-z][\w-]*)"
     r"|(?P<time>\b\d{1,2}:\d{2}(?:\s?[ap]m)?\b)"
@@ -234,7 +235,7 @@ def claims(memory: MemoryFile) -> Claims:
             if term[0].isupper() or _TO_AFTER.match(after):
                 retired.update(content_words(term) - _CHANGE)
         if first := _INITIAL.match(sentence):
-            initials |= content_words(first.group(1)) - _CHANGE - _QUALIFIERS
+            initials |= _initial_words(first.group(1))
         words.update(_words(blanked))
         for start, end, kind, value in found:
             if _looks_away(sentence, start, end):
@@ -330,9 +331,9 @@ def _slot(blanked: str, start: int, end: int) -> frozenset[str]:
 
 
 def _blank(sentence: str, found: list[tuple[int, int, str, str]]) -> str:
+    """`sentence` with its values as spaces, at the same offsets."""
     if not found:
         return sentence
-    """`sentence` with its values as spaces, at the same offsets."""
     chars = list(sentence)
     for start, end, _, _ in found:
         chars[start:end] = " " * (end - start)
@@ -371,8 +372,20 @@ def _names(blanked: str) -> set[str]:
     for match in _CAPITALISED.finditer(blanked):
         if match.start() == len(blanked) - len(blanked.lstrip(" `\"'(*-")):
             continue  # a sentence's first word is capitalised whatever it is
-        named |= content_words(match.group(0)) - _CHANGE - DAY_SET
+        named |= _name_words(match.group(0))
     return named
+
+
+@functools.lru_cache(maxsize=65536)
+def _name_words(capitalised: str) -> frozenset[str]:
+    """The words a capitalised word names by (cached: a directory repeats its names)."""
+    return content_words(capitalised) - _CHANGE - DAY_SET
+
+
+@functools.lru_cache(maxsize=65536)
+def _initial_words(first: str) -> frozenset[str]:
+    """The words a sentence's capitalised first word may name by."""
+    return content_words(first) - _CHANGE - _QUALIFIERS
 
 
 def replacement(older: Claims, newer: Claims) -> tuple[str, str] | None:
