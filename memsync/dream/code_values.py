@@ -65,6 +65,17 @@ class Declaration:
     value: str  # as the line writes it: "45", "'v3'"
 
 
+def _assignment_of(name: str, value: str) -> re.Pattern[str]:
+    """A line assigning `name` (a pattern) `value` (a pattern), as code, configuration and
+    ``.env`` files write it: ``export const NAME = v``, ``private NAME = v``, ``NAME:
+    v``, ``"NAME": v``, ``NAME := v``, ``name: Type = v``."""
+    return re.compile(
+        r"^\s*(?:export\s+)?(?:(?:const|let|var|final|static|public|private|val)\s+)*"
+        rf"[\"']?({name})[\"']?\s*(?::\s*[A-Za-z_][\w.<>\[\]]*\s*=|:=|=|:)\s*{value}",
+        re.MULTILINE,
+    )
+
+
 def value_claims(text: str) -> list[ValueClaim]:
     """The (name, value) pairs `text` states, by the module's rules."""
     found: list[ValueClaim] = []
@@ -99,12 +110,7 @@ def declared_values(
     if not names:
         return {}
     alternatives = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
-    pattern = re.compile(
-        r"^\s*(?:export\s+)?(?:(?:const|let|var|final|static|public|private|val)\s+)*"
-        r"""["']?(""" + alternatives + r""")["']?"""
-        r"\s*(?::\s*[A-Za-z_][\w<>\[\]]*\s*=|:=|=|:)\s*(.+?)\s*[,;]?\s*(?:#.*|//.*)?$",
-        re.MULTILINE,
-    )
+    pattern = _assignment_of(alternatives, r"(.+?)\s*[,;]?\s*(?:#.*|//.*)?$")
     found: dict[str, list[Declaration]] = {}
     for relative in files:
         path = root / relative
@@ -211,11 +217,7 @@ def assignments(text: str) -> dict[str, str]:
     return {name: value for name, value in found.items() if name not in twice}
 
 
-_ASSIGNMENT = re.compile(
-    r"^\s*(?:export\s+)?(?:(?:const|let|var|final|static|val)\s+)*[\"']?([A-Za-z_]\w*)[\"']?"
-    r"\s*(?::\s*[A-Za-z_][\w.]*\s*=|:=|=|:)\s*(-?\d+(?:\.\d+)?)\b",
-    re.MULTILINE,
-)
+_ASSIGNMENT = _assignment_of(r"[A-Za-z_]\w*", r"(-?\d+(?:\.\d+)?)\b")
 
 
 def named_in_words(text: str, declared: dict[str, str]) -> list[ValueClaim]:

@@ -42,6 +42,7 @@ from datetime import datetime
 from functools import cached_property
 
 from memsync.dream.dedupe import content_words, normalise
+from memsync.dream.looking_away import right_before
 from memsync.dream.vocabulary import (
     DAY_SET,
     QUALIFIERS,
@@ -97,11 +98,7 @@ _LOOSE = (
 # Words ending the words around a value that follow it ("… 60 seconds after the incident").
 _STOP_AFTER = word_set("when after since because once while until so to if as but with by")
 # Words right before a value that make it a past or rejected one.
-_LOOKS_AWAY = re.compile(
-    r"(?:\bwas|\bwere|\bnot|\bno longer(?: be)?|\binstead of|\bpreviously|\bformerly"
-    r"|\bold|\bused to be|\breplac\w+|\bnever|\bthan)\W*(?:the\s+|a\s+|an\s+)?$",
-    re.IGNORECASE,
-)
+_LOOKS_AWAY = right_before(r"no longer be", r"used to be", r"than")
 # "from" looks away only from what changed: "moved from X to Y", "took over from X" (not
 # "served from eu-west-1").
 _FROM = re.compile(r"\bfrom\W*(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
