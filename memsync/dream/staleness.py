@@ -57,6 +57,7 @@ from memsync.dream.declared_versions import (
 from memsync.dream.dedupe import content_words, normalise
 from memsync.dream.supersession import (
     Claims,
+    Written,
     candidates,
     claims,
     named_as_replaced,
@@ -105,8 +106,9 @@ _SYMBOL = re.compile(
     r"|[A-Za-z_]\w*\(\))$"  # call()
 )
 _ENV = re.compile(r"(?<![\w`])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+){1,})(?![\w`])")
+# A number glued to a word names a thing ("Q3", "S3", "P1"): it is no value to mask.
 _MASK = re.compile(
-    r"v?\d+(?:[.:/-]\d+)*|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    r"\bv?\d+(?:[.:/-]\d+)*|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
     re.IGNORECASE,
 )
 
@@ -418,16 +420,19 @@ def find_stale(
     contradictions; `code` the checkout the memories talk about.
     """
     found: dict[str, StaleMemory] = {}
+    at = {path: _written(memory, changed_at(path)) for path, memory in memories.items()}
+    theirs_at = {path: (memory, _written(memory, when))
+                 for path, (memory, when) in (teammates or {}).items()}  # fmt: skip
     if code is not None:
         for path, memory in sorted(memories.items()):
             evidence = code_evidence(f"{memory.description or ''}\n{memory.body}", code)
             if evidence is not None:
                 found[path] = StaleMemory(shown(path), *evidence)
         _code_values(memories, code, shown, found)
-    keys: dict[str, list[tuple[datetime, str]]] = {}
+    keys: dict[str, list[tuple[Written, str]]] = {}
     for path, memory in memories.items():
         for key in filter(None, (_name(memory), _subject(memory))):
-            keys.setdefault(key, []).append((changed_at(path), path))
+            keys.setdefault(key, []).append((at[path], path))
     for group in keys.values():
         if len(group) < 2:
             continue
@@ -444,8 +449,8 @@ def find_stale(
                     "superseded",
                     f"superseded by {shown(newest)}, a newer memory on the same subject",
                 )
-    _reworded_replacements(memories, changed_at, shown, teammates or {}, found)
-    for shown_path, (theirs, when) in sorted((teammates or {}).items()):
+    _reworded_replacements(memories, at.__getitem__, shown, theirs_at, found)
+    for shown_path, (theirs, when) in sorted(theirs_at.items()):
         for key in filter(None, (_name(theirs), _subject(theirs))):
             for mine_at, path in keys.get(key, []):
                 if mine_at < when and path not in found and _differs(memories[path], theirs):
@@ -493,7 +498,7 @@ def _code_values(
 
 def _named_as_replaced(
     memories: Mapping[str, MemoryFile],
-    changed_at: Callable[[str], datetime],
+    changed_at: Callable[[str], Written],
     shown: Callable[[str], str],
     found: dict[str, StaleMemory],
 ) -> None:
@@ -510,9 +515,9 @@ def _named_as_replaced(
 
 def _reworded_replacements(
     memories: Mapping[str, MemoryFile],
-    changed_at: Callable[[str], datetime],
+    changed_at: Callable[[str], Written],
     shown: Callable[[str], str],
-    teammates: Mapping[str, tuple[MemoryFile, datetime]],
+    teammates: Mapping[str, tuple[MemoryFile, Written]],
     found: dict[str, StaleMemory],
 ) -> None:
     """Superseded and contradicted memories however the newer one is worded
@@ -544,6 +549,20 @@ def _reworded_replacements(
                 f"{kind} by {by}, {whose} on the same subject "
                 f"({change[1]} where this one says {change[0]})",
             )
+
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
+def _written(memory: MemoryFile, changed: datetime) -> Written:
+    """When a memory was last written, to tell the newer of two: its last change, then,
+    between memories changed at once (one commit imported them), the ISO date its
+    frontmatter gives (``updated``, else ``created``)."""
+    for field_name in ("updated", "created"):
+        stated = _ISO_DATE.match(str(memory.metadata.get(field_name) or ""))
+        if stated:
+            return changed, stated.group(0)
+    return changed, ""
 
 
 def _differs(first: MemoryFile, second: MemoryFile) -> bool:

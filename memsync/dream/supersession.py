@@ -77,8 +77,10 @@ _CHANGE = _canonical(
     updated update set today anymore
     listen listens serve served post posted send sent route routed point points
     hosted expose exposed give gives giv between after before not
+    going forward effective became become becomes actually currently stopped stop
+    resize resized
     """
-) | content_words(" ".join(WORDING))
+) | content_words(" ".join(WORDING) + " 现在 目前 改成 改到 改为 换成 改 换 从 了")
 # Words one slot may have and the other not: what names the value's kind ("window",
 # "region"), how often, and verbs that say where it goes. Any other word only one has
 # narrows the subject ("timeout for exports") or changes it ("retro" for "deploys").
@@ -99,13 +101,14 @@ _LOOSE = (
 _STOP_AFTER = word_set("when after since because once while until so to if as but with by")
 # Words right before a value that make it a past or rejected one.
 _LOOKS_AWAY = right_before(r"no longer be", r"used to be", r"than")
-# "from" looks away only from what changed: "moved from X to Y", "took over from X" (not
-# "served from eu-west-1").
-_FROM = re.compile(r"\bfrom\W*(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
-_TO_AFTER = re.compile(r"^\W*(?:to|into|→|->)\b|^\s*(?:→|->)")
+# "from" looks away only from what changed: "moved from X to Y", "took over from X", "从 X
+# 改成 Y" (not "served from eu-west-1").
+_FROM = re.compile(r"(?:\bfrom|从)\W*(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
+_TO_AFTER = re.compile(r"^\W*(?:to|into|→|->)\b|^\s*(?:→|->|改成|改到|改为|换成|到)")
 _CHANGED = re.compile(
     r"\b(?:moved|moving|switched|changed|migrated|took|taken|passed|replaced|upgraded"
-    r"|downgraded|went|handed|renamed|raised|lowered|bumped|rescheduled)\b",
+    r"|downgraded|went|handed|renamed|raised|lowered|bumped|rescheduled|became|stopped"
+    r"|resized|dropped)\b",
     re.IGNORECASE,
 )
 # After a value, words that retire it: "acme-artifacts-eu is read-only", "(old host retired)".
@@ -133,8 +136,8 @@ _UNITS = {
 # What every value has (a digit, a backtick, "#", "@", a dash or dot inside a word, a
 # weekday, a capital): a sentence without one is not searched for values.
 _MAY_HOLD_VALUE = re.compile(
-    r"[0-9`#@]|[a-z][-._][a-z]|day|ly\b|abled|required|optional|allowed|forbidden|blocked"
-    r"|mandatory|default|[A-Z][a-z]+\s[A-Z]|[A-Z]\w*\s+(?:team|squad)",
+    r"[0-9`#@]|[a-z][-._][a-z]|day|ly\b|周|星期|礼拜|uary\b|march|april|june|july|august"
+    r"|ember\b|october|abled|required|optional|allowed|forbidden|blocked|mandatory|default|[A-Z][a-z]+\s[A-Z]|[A-Z]\w*\s+(?:team|squad)",
     re.IGNORECASE,
 )
 # Words before a name that make "courier-dlq" a name, not a word like "on-call".
@@ -142,10 +145,28 @@ _NAMING = re.compile(r"\b(?:is|was|to|named|called|as)\s+$|:\s*$", re.IGNORECASE
 # States a re-wording may swap for one another.
 _STATES = {"mandatory": "required", "forbidden": "blocked", "on by default": "enabled",
            "off by default": "disabled"}  # fmt: skip
+# When something was said or changed ("2026-03-04", "4/3/2026", "March 4th", "1 April",
+# "3月4日"): a value of its own, so its numbers are no fact and its words no slot, but
+# no fact itself (two memories are written on two days whatever they say).
+_MONTH = (
+    r"(?:january|february|march|april|june|july|august|september|october|november"
+    r"|december)"
+)
+_MONTH_SHORT = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)\.?"
+_ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
+_DATE = (
+    r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+    rf"|\b(?:{_ORDINAL}\s+)?{_MONTH}\b(?:\s+{_ORDINAL}\b)?(?:,?\s+\d{{4}}\b)?"
+    rf"|\b{_MONTH_SHORT}\s+{_ORDINAL}\b(?:,?\s+\d{{4}}\b)?|\b{_ORDINAL}\s+{_MONTH_SHORT}\b"
+    r"|(?:\d{4}年)?\d{1,2}月(?:\d{1,2}[日号])?"
+)
+_ZH_DAYS = dict(zip("一二三四五六日天", ("monday", "tuesday", "wednesday", "thursday", "friday",
+                                     "saturday", "sunday", "sunday"), strict=True))  # fmt: skip
 # Every value starts a word: the one look-behind first fails fast inside words, and the
 # look-ahead on what a value may start with at spaces and punctuation.
 _VALUE = re.compile(
     r"(?<![A-Za-z0-9_.+-])(?=[\w`#.+-])(?:(?P<ticked>`[^`\n]+`)"
+    rf"|(?P<date>{_DATE})"
     r"|(?P<address>(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://[^\s)>\]]+"
     r"|(?<![\w#])#[a-z][\w-]*)"
     r"|(?P<time>\b\d{1,2}:\d{2}(?:\s?[ap]m)?\b)"
@@ -155,6 +176,7 @@ _VALUE = re.compile(
     r"|(?P<number>\b\d+(?:[.,]\d+)?\b)"
     r"|(?P<ident>\b[a-z][a-z0-9]*(?:[-._][a-z0-9]+)+\b)"
     r"|(?P<day>\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b)"
+    r"|(?P<zhday>(?:周|星期|礼拜)[一二三四五六日天])"
     r"|(?P<often>\b(?:hourly|daily|nightly|weekly|biweekly|fortnightly|monthly|quarterly"
     r"|yearly|annually)\b)"
     r"|(?P<state>\b(?:enabled|disabled|required|optional|allowed|forbidden|blocked|mandatory"
@@ -174,14 +196,32 @@ _NAMED = re.compile(
 _RETIRED = re.compile(
     r"\b(?:(?:moved|switched|migrated|went)\s+(?:\w+\s+){0,3}?(?:from|off)|instead of"
     r"|no longer\s+(?:\w+\s+){0,2}?(?:on|in|at|with|use|uses|using|kept in|stored in)"
-    r"|replaced|dropped|retired|not)\s+(?:the\s+)?(?P<term>[A-Za-z][\w.-]*[A-Za-z0-9])"
+    r"|stopped using|replaced|dropped|retired|not)\s+(?:the\s+)?"
+    r"(?P<term>[A-Za-z][\w.-]*[A-Za-z0-9])"
 )
-_NOW = re.compile(r"\bnow\b|\bthese days\b|\bas of\b", re.IGNORECASE)
+# The same, the tool first: "Mixpanel was replaced by PostHog", "Jenkins got retired".
+_RETIRED_BEFORE = re.compile(
+    r"\b(?P<term>[A-Z][\w.-]*[A-Za-z0-9])\s+(?:was|were|has been|have been|got|is being)\s+"
+    r"(?:replaced|dropped|retired|deprecated|removed|decommissioned|shut down)\b"
+)
+# After a lowercase tool it leaves, the one it takes instead: "dropped wkhtmltopdf for
+# Gotenberg" (not "dropped tests for the admin app").
+_FOR_INSTEAD = re.compile(r"^\s+(?:for|in favou?r of)\s+[A-Z]")
+_NOW = re.compile(
+    r"\bnow\b|\bthese days\b|\bas of\b|\bgoing forward\b|\bfrom now on\b|\beffective\b"
+    r"|现在|目前|改成|改到|改为|换成",
+    re.IGNORECASE,
+)
 _PULL_REQUEST = re.compile(r"\bpull[- ]requests?\b", re.IGNORECASE)
 _INITIAL = re.compile(r"^[\s`\"'(*-]*([A-Z][\w-]*)")
 _QUALIFIERS = content_words(" ".join(QUALIFIERS))
 _CAPITALISED = re.compile(r"(?<![A-Za-z0-9_.`#@/-])[A-Z][A-Za-z0-9_-]*")
 _WORD = re.compile(r"[\w-]+")
+
+
+# When a memory was last written: its last change, then the date its frontmatter states
+# (`memsync.dream.staleness`), so the newer of two memories changed at once is known.
+Written = tuple[datetime, str]
 
 
 @dataclass(frozen=True)
@@ -227,14 +267,13 @@ def claims(memory: MemoryFile) -> Claims:
         found = list(_values(sentence)) if _MAY_HOLD_VALUE.search(sentence) else []
         blanked = _blank(sentence, found)  # values as spaces, at the same offsets
         names |= _names(blanked)
-        for match in _RETIRED.finditer(sentence):
-            term, after = match.group("term"), sentence[match.end() :]
-            if term[0].isupper() or _TO_AFTER.match(after):
-                retired.update(content_words(term) - _CHANGE)
+        retired |= _retired_terms(sentence)
         if first := _INITIAL.match(sentence):
             initials |= _initial_words(first.group(1))
         words.update(_words(blanked))
         for start, end, kind, value in found:
+            if kind == "date":
+                continue
             if _looks_away(sentence, start, end):
                 past.add((kind, value))
                 continue
@@ -251,6 +290,19 @@ def claims(memory: MemoryFile) -> Claims:
         frozenset(retired),
         bool(_CHANGED.search(text) or _NOW.search(text)),
     )
+
+
+def _retired_terms(sentence: str) -> set[str]:
+    """The words of what `sentence` names as left behind (`_RETIRED`, `_RETIRED_BEFORE`);
+    a lowercase word only where what replaces it follows ("from yarn to pnpm")."""
+    found: set[str] = set()
+    for match in _RETIRED.finditer(sentence):
+        term, after = match.group("term"), sentence[match.end() :]
+        if term[0].isupper() or _TO_AFTER.match(after) or _FOR_INSTEAD.match(after):
+            found |= content_words(term) - _CHANGE
+    for match in _RETIRED_BEFORE.finditer(sentence):
+        found |= content_words(match.group("term")) - _CHANGE
+    return found
 
 
 def _looks_away(sentence: str, start: int, end: int) -> bool:
@@ -289,6 +341,8 @@ def _values(sentence: str) -> Iterator[tuple[int, int, str, str]]:
             yield match.start(), match.end(), kind, _STATES.get(state, state)
         elif kind == "day":
             yield match.start(), match.end(), "day", written.casefold().removesuffix("s")
+        elif kind == "zhday":
+            yield match.start(), match.end(), "day", _ZH_DAYS[written[-1]]
         elif kind == "ident":
             # A host, a bucket, a versioned name: a digit, a dot or two dashes ("on-call"
             # and "read-only" are words), or one dash after "is", "named", "to".
@@ -440,11 +494,12 @@ def _retired(older: Claims, newer: Claims, named: frozenset[str]) -> tuple[str, 
     """The newer memory leaves behind something the older one names ("moved from
     Confluence to Notion" after "Runbooks are in Confluence"), about the same thing:
     they share a word besides it, and every other word of the older is a name or says
-    what kind of thing it is."""
+    what kind of thing it is (a word starting the older's sentence is no name: "Product
+    analytics are in Mixpanel" is not "Marketing analytics moved from Mixpanel")."""
     left = (older.words & newer.retired) - older.retired - _QUALIFIERS
     if not left:
         return None
-    mine = older.words - left - _LOOSE - named - older.initials
+    mine = older.words - left - _LOOSE - named
     theirs = newer.words - newer.retired
     shared = ((older.words - left) & theirs) - _LOOSE
     unmatched = mine - theirs
@@ -540,7 +595,7 @@ _REPLACES = re.compile(
 
 
 def named_as_replaced(
-    bodies: Mapping[str, str], changed_at: Callable[[str], datetime]
+    bodies: Mapping[str, str], changed_at: Callable[[str], Written]
 ) -> list[tuple[str, str]]:
     """(older, newer) where a newer memory names the older by its file in a sentence
     saying it replaces it ("This supersedes project_deploys.md", "[old note](x.md) is
