@@ -17,6 +17,9 @@ memory over 90 days tells a reviewer nothing. A memory is flagged when
   older file named as replaced (`memsync.dream.supersession`);
 - a teammate's newer memory in ``team/`` does so (contradicted).
 
+Newer is by the last change in Git and, between memories one commit changed (an
+import), by the ``updated`` (else ``created``) date of their frontmatter.
+
 What counts as citing the checkout is kept narrow, so a flag is worth reading: a path
 counts only when its first folder exists in the checkout (``src/…``, ``scripts/…``)
 or, for a bare file name in backticks, when it has an extension; URLs, API routes
