@@ -11,6 +11,9 @@ sentence (up to `_BEFORE` content words before it and `_AFTER` after it, stoppin
 "when", "after", "to …", a comma). A value the sentence looks away from ("from 8443",
 "no longer 14 days", "not Nia Long", "从 8200 改成") is no claim, and a date ("2026-03-04",
 "March 4th", "3月4日") says when, not what: it is no fact, and its words are no slot.
+How often is a duration ("weekly" is "every 7 days"), and a fact on a line of its own
+below the description ("- Port: 8080" under "Billing API service facts") has the
+description's words around it too.
 
 An older memory is replaced by a newer one of the same type when one of its facts has a
 fact of the same class in the newer memory whose slot is the same — the words of one
@@ -188,6 +191,12 @@ _VALUE = re.compile(
 )
 # The same for ASCII text already in lower case: matching case-blind costs a third more.
 _LOWER_VALUE = re.compile(_VALUE.pattern)
+# How often, as the time between two: "weekly" and "every 7 days" say one thing.
+_EVERY = {
+    **dict.fromkeys(("hourly",), 3600), **dict.fromkeys(("daily", "nightly"), 86400),
+    "weekly": 604800, **dict.fromkeys(("biweekly", "fortnightly"), 1209600),
+    "monthly": 2592000, "quarterly": 7776000, **dict.fromkeys(("yearly", "annually"), 31536000),
+}  # fmt: skip
 # Named by capitals, so matched case-sensitively: "Ledger team", "Ana Ruiz" (not "Orders
 # API", "Escalate Catalog API": a person's name is not followed by what names a system).
 _NAMED = re.compile(
@@ -272,7 +281,9 @@ def claims(memory: MemoryFile) -> Claims:
     words: set[str] = set()
     initials: set[str] = set()
     retired: set[str] = set()
-    for sentence in _SENTENCE.split(text):
+    described = len(_SENTENCE.split(normalise(memory.description))) if memory.description else 0
+    subject: set[str] = set()  # the description's words
+    for number, sentence in enumerate(_SENTENCE.split(text)):
         if not sentence:
             continue  # the end of the text
         found = list(_values(sentence)) if _MAY_HOLD_VALUE.search(sentence) else []
@@ -282,6 +293,8 @@ def claims(memory: MemoryFile) -> Claims:
         if first := _INITIAL.match(sentence):
             initials |= _initial_words(first.group(1))
         words.update(_words(blanked))
+        if number < described:
+            subject.update(_words(blanked))
         for start, end, kind, value in found:
             if kind == "date":
                 continue
@@ -289,6 +302,8 @@ def claims(memory: MemoryFile) -> Claims:
                 past.add((kind, value))
                 continue
             slot = _slot(blanked, start, end)
+            if len(slot) == 1 and number >= described:
+                slot |= subject  # "- Port: 8080" under "Billing API service facts"
             if slot:
                 facts.append(Fact(kind, value, sentence[start:end], slot))
     return Claims(
@@ -377,6 +392,9 @@ def _values(sentence: str) -> Iterator[tuple[int, int, str, str]]:
                 or (is_named is not None and "-" in written)
             ):
                 yield match.start(), match.end(), kind, written.casefold()
+        elif kind == "often":  # "weekly" is "every 7 days"
+            seconds = _EVERY[written.casefold()]
+            yield match.start(), match.end(), "duration", f"{seconds:g}"
         elif kind == "number":
             yield match.start(), match.end(), "number", written.replace(",", "")
         else:
@@ -441,10 +459,16 @@ _SLOT_WORDS = {
 } | {"consumer": "consum", "server": "serv", "worker": "work", "approval": "approve"}
 
 
+# A capitalised word after a sentence's first makes that one part of a name too
+# ("Payouts API service facts", "Search API reads …"), not just the start of a sentence.
+_NAME_GOES_ON = re.compile(r"\s+[A-Z]")
+
+
 def _names(blanked: str) -> set[str]:
     named: set[str] = set()
     for match in _CAPITALISED.finditer(blanked):
-        if match.start() == len(blanked) - len(blanked.lstrip(" `\"'(*-")):
+        first = match.start() == len(blanked) - len(blanked.lstrip(" `\"'(*-"))
+        if first and not _NAME_GOES_ON.match(blanked, match.end()):
             continue  # a sentence's first word is capitalised whatever it is
         named |= _name_words(match.group(0))
     return named

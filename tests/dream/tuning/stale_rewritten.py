@@ -50,6 +50,22 @@ SUPERSEDED_AGAIN: list[tuple[str, str, str]] = [
      "The Growth team took ownership of the Rewards API."),
     ("project", "Vendor sync for the Catalog runs every 30 minutes.",
      "Catalog vendor sync: every 10 minutes (changed in January)."),
+    # Facts as a list under the subject the description names.
+    ("project",
+     "---\nname: payouts-api\ndescription: Payouts API service facts\ntype: project\n---\n\n"
+     "- Port: 8080\n- Owner: Ledger team\n- Deploys: Tuesday\n",
+     "---\nname: payouts-api-facts\ndescription: Payouts API service facts\ntype: project\n"
+     "---\n\n- Port: 9090\n- Owner: Ledger team\n- Deploys: Tuesday\n"),
+    ("reference",
+     "---\nname: vpn\ndescription: Office VPN settings\ntype: reference\n---\n\n"
+     "Gateway: vpn1.acme.dev\nProtocol: WireGuard\n",
+     "---\nname: vpn-settings\ndescription: Office VPN settings\ntype: reference\n---\n\n"
+     "Gateway: vpn2.acme.dev\nProtocol: WireGuard\n"),
+    # How often, said as a word or as a number of days or weeks.
+    ("project", "Release branches are cut from main every 2 weeks.",
+     "Release branches are now cut from main weekly."),
+    ("project", "Dependency updates for the monorepo are merged monthly.",
+     "Monorepo dependency updates are merged every 7 days now."),
 ]  # fmt: skip
 
 # A teammate's newer memory (team/) says otherwise than one of mine.
@@ -109,4 +125,27 @@ NEAR_MISSES_AGAIN: list[tuple[str, str, str]] = [
      "As of March 4th the exporter runs 2 workers."),
     ("project", "Effective 1 April the Cart API session timeout is 45 minutes.",
      "Effective 1 April the Cart API idle timeout is 10 minutes."),
+    # Lists of facts under two subjects, or two environments of one.
+    ("project",
+     "---\nname: billing-api\ndescription: Billing API service facts\ntype: project\n---\n\n"
+     "- Port: 8080\n- Owner: Ledger team\n",
+     "---\nname: search-api\ndescription: Search API service facts\ntype: project\n---\n\n"
+     "- Port: 8081\n- Owner: Ledger team\n"),
+    ("project",
+     "---\nname: billing-staging\ndescription: Billing API staging settings\ntype: project\n"
+     "---\n\n- Replicas: 2\n- Region: eu-west-1\n",
+     "---\nname: billing-production\ndescription: Billing API production settings\n"
+     "type: project\n---\n\n- Replicas: 6\n- Region: eu-west-1\n"),
+    ("project",
+     "!# Billing API\n\n- Port: 8080\n",
+     "!# Search API\n\n- Port: 8081\n"),
+    ("project",
+     "---\nname: payouts-owner\ndescription: Payouts API service facts\ntype: project\n---\n\n"
+     "- Owner: Ledger team\n",
+     "The Growth team took ownership of the Rewards API."),
+    # How often, of two things.
+    ("project", "Release branches are cut from main every 2 weeks.",
+     "Release notes are published weekly."),
+    ("project", "Ledger backups run nightly and are kept 30 days.",
+     "Ledger backups run nightly; restores are tested monthly."),
 ]  # fmt: skip
