@@ -32,19 +32,11 @@ class RewrittenCorpus(StaleCorpus):
 
 
 def superseded(root: Path) -> StaleCorpus:
-    corpus = RewrittenCorpus(root)
-    for number, (kind, older, newer) in enumerate(SUPERSEDED_AGAIN):
-        corpus.stale.add(corpus.write(kind, older, 300 + number))
-        corpus.write(kind, newer, 40 + number)
-    return corpus
+    return RewrittenCorpus(root).write_pairs(SUPERSEDED_AGAIN)
 
 
 def contradicted(root: Path) -> StaleCorpus:
-    corpus = RewrittenCorpus(root)
-    for number, (kind, mine, theirs) in enumerate(CONTRADICTED_AGAIN):
-        corpus.stale.add(corpus.write(kind, mine, 300 + number))
-        corpus.write(kind, theirs, 40 + number, team=True)
-    return corpus
+    return RewrittenCorpus(root).write_pairs(CONTRADICTED_AGAIN, team=True)
 
 
 def near_misses(root: Path, *, first_older: bool, teammate: bool) -> StaleCorpus:

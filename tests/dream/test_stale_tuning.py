@@ -53,6 +53,14 @@ class StaleCorpus:
         self.changed[path] = NOW - timedelta(days=age_days)
         return path
 
+    def write_pairs(self, pairs: list[tuple[str, str, str]], *, team: bool = False) -> StaleCorpus:
+        """Each (type, older, newer): the older (300 days old and more) labelled stale, the
+        newer (40 days and more) in this directory or, with `team`, a teammate's."""
+        for number, (kind, older, newer) in enumerate(pairs):
+            self.stale.add(self.write(kind, older, 300 + number))
+            self.write(kind, newer, 40 + number, team=team)
+        return self
+
     def flagged(self) -> dict[str, str]:
         context = DreamContext(self.root, Scope.PERSONAL, NOW, self.changed, code_dir=self.code)
         result = DeterministicEngine().consolidate(context, RecordingProgress())
@@ -60,11 +68,7 @@ class StaleCorpus:
 
 
 def superseded(root: Path) -> StaleCorpus:
-    corpus = StaleCorpus(root)
-    for number, (kind, older, newer) in enumerate(SUPERSEDED):
-        corpus.stale.add(corpus.write(kind, older, 300 + number))
-        corpus.write(kind, newer, 40 + number)
-    return corpus
+    return StaleCorpus(root).write_pairs(SUPERSEDED)
 
 
 def named_as_replaced(root: Path) -> StaleCorpus:
@@ -97,10 +101,7 @@ def one_service(root: Path) -> StaleCorpus:
 
 
 def contradicted(root: Path) -> StaleCorpus:
-    corpus = StaleCorpus(root)
-    for number, (kind, mine, theirs) in enumerate(CONTRADICTED):
-        corpus.stale.add(corpus.write(kind, mine, 300 + number))
-        corpus.write(kind, theirs, 40 + number, team=True)
+    corpus = StaleCorpus(root).write_pairs(CONTRADICTED, team=True)
     for number, (kind, mine, their_kind, theirs) in enumerate(CONTRADICTED_ACROSS_TYPES):
         corpus.stale.add(corpus.write(kind, mine, 200 + number))
         corpus.write(their_kind, theirs, 20 + number, team=True)
