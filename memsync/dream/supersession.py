@@ -649,13 +649,16 @@ def named_as_replaced(
     """(older, newer) where a newer memory names the older by its file in a sentence
     saying it replaces it ("This supersedes project_deploys.md", "[old note](x.md) is
     outdated"); a mere link ("see also x.md") is no such claim."""
+    saying = sorted(
+        (path, text) for path, text in bodies.items() if ".md" in text and _REPLACES.search(text)
+    )
+    if not saying:
+        return []  # most directories: no memory names another as replaced
     by_file: dict[str, list[str]] = {}
     for path in bodies:
         by_file.setdefault(path.rsplit("/", 1)[-1], []).append(path)
     found: list[tuple[str, str]] = []
-    for path, text in sorted(bodies.items()):
-        if ".md" not in text or not _REPLACES.search(text):
-            continue
+    for path, text in saying:
         for sentence in _SENTENCES_OF_BODY.split(text):
             if not _REPLACES.search(sentence):
                 continue
