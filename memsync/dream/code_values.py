@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+# Checkout files bigger than this are not read (generated or vendored).
 MAX_FILE_BYTES = 1_000_000
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?"
 _LITERAL = (
@@ -113,18 +114,23 @@ def declared_values(
     pattern = _assignment_of(alternatives, r"(.+?)\s*[,;]?\s*(?:#.*|//.*)?$")
     found: dict[str, list[Declaration]] = {}
     for relative in files:
-        path = root / relative
-        try:
-            if path.is_symlink() or path.stat().st_size > MAX_FILE_BYTES:
-                continue
-            text = path.read_text(encoding="utf-8", errors="ignore")
-        except OSError:
-            continue
-        if not any(name in text for name in names):
+        text = checkout_text(root / relative)
+        if text is None or not any(name in text for name in names):
             continue
         for match in pattern.finditer(text):
             found.setdefault(match.group(1), []).append(Declaration(relative, match.group(2)))
     return found
+
+
+def checkout_text(path: Path) -> str | None:
+    """The text of a checkout file; None for a link (it may lead out of the checkout), a
+    file over `MAX_FILE_BYTES`, or one that cannot be read."""
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
+            return None
+        return path.read_text(encoding="utf-8", errors="ignore")
+    except OSError:
+        return None
 
 
 def value_conflict(claim: ValueClaim, declared: list[Declaration]) -> str | None:

@@ -41,6 +41,7 @@ from memsync.dream.code_values import (
     Declaration,
     ValueClaim,
     assignments,
+    checkout_text,
     declared_values,
     name_words,
     named_in_words,
@@ -69,8 +70,6 @@ from memsync.dream.supersession import (
 )
 from memsync.memory import MemoryFile
 
-# Code files bigger than this are not read for symbols (generated or vendored).
-MAX_CODE_FILE_BYTES = 1_000_000
 _SKIPPED_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "dist"})
 _CODE_SUFFIXES = frozenset({
     ".py", ".pyi", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".go", ".rs", ".java", ".kt",
@@ -164,17 +163,9 @@ class CodeCheckout:
         """Every identifier-like word of the checkout's text files."""
         self.paths  # noqa: B018 - walks the tree once, filling _files
         found: set[str] = set()
-        for relative in self._files:
-            path = self.root / relative
-            if path.is_symlink():
-                continue  # it may lead out of the checkout
-            if not _is_text_file(relative):
-                continue
-            try:
-                if path.stat().st_size > MAX_CODE_FILE_BYTES:
-                    continue
-                text = path.read_text(encoding="utf-8", errors="ignore")
-            except OSError:
+        for relative in filter(_is_text_file, self._files):
+            text = checkout_text(self.root / relative)
+            if text is None:
                 continue
             found.update(_IDENT.findall(text))
             # Read here too, so the checkout's files are read once.
@@ -241,13 +232,7 @@ class CodeCheckout:
     def assigned(self, relative: str) -> dict[str, str]:
         """`memsync.dream.code_values.assignments` of one file, read once."""
         if relative not in self._assigned:
-            try:
-                path = self.root / relative
-                small = path.is_file() and path.stat().st_size <= MAX_CODE_FILE_BYTES
-                text = path.read_text(encoding="utf-8", errors="ignore") if small else ""
-            except OSError:
-                text = ""
-            self._assigned[relative] = assignments(text)
+            self._assigned[relative] = assignments(checkout_text(self.root / relative) or "")
         return self._assigned[relative]
 
     def declared_values(self, names: frozenset[str]) -> dict[str, list[Declaration]]:
