@@ -194,7 +194,7 @@ _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORDS = re.compile(r"[a-z]+")
 _AMOUNT = re.compile(
     r"(?<![\w./:-])(\d+(?:\.\d+)?)(?:\s?(?:ms|s|sec|seconds?|m|min|minutes?|h|hours?|mb|gb|kb|%))?"
-    r"(?![\w./:-]|\.\d)",
+    r"(?![\w/:-]|\.\w)",  # a sentence may end after it ("is 1000."), a name may not ("3.x")
     re.IGNORECASE,
 )
 _CITED_LINE = re.compile(r"`[^`\n]*`|\S+/\S+|\b\d{4}-\d{2}-\d{2}\b")

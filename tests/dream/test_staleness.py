@@ -199,3 +199,24 @@ def test_a_cited_file_that_links_out_of_the_checkout_is_not_read_for_values(
     found = find_stale(memories, lambda path: NOW, code=CodeCheckout(code))
 
     assert [(stale.path, stale.kind) for stale in found] == [("project_batch.md", "value")]
+
+
+def test_a_value_named_in_words_counts_at_the_end_of_a_sentence(tmp_path: Path) -> None:
+    code = tmp_path / "code"
+    (code / "config").mkdir(parents=True)
+    (code / "config" / "limits.py").write_text("BATCH_SIZE = 500\nMAX_PAGE = 50\n")
+    memories = {
+        f"project_{name}.md": MemoryFile.parse(
+            f"project_{name}.md",
+            f"---\nname: {name}\ndescription: {name}\ntype: project\n---\n\n{text}\n".encode(),
+        )
+        for name, text in {
+            "batch": "The batch size in config/limits.py is 1000.",
+            "page": "The max page in config/limits.py is 50.",
+            "version": "The batch size in config/limits.py depends on client 3.x.",
+        }.items()
+    }
+
+    found = find_stale(memories, lambda path: NOW, code=CodeCheckout(code))
+
+    assert [(stale.path, stale.kind) for stale in found] == [("project_batch.md", "value")]
