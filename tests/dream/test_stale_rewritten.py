@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from tests.dream.test_stale_tuning import NOW, StaleCorpus
+from tests.dream.test_stale_tuning import NOW, StaleCorpus, measure
 from tests.dream.tuning.stale_rewritten import (
     CONTRADICTED_AGAIN,
     NEAR_MISSES_AGAIN,
@@ -62,20 +62,7 @@ CORPORA = {
 
 
 def test_it_flags_replacements_worded_otherwise_and_never_a_look_alike(tmp_path: Path) -> None:
-    false_flags: list[str] = []
-    found: dict[str, tuple[int, int]] = {}
-    for name, build in CORPORA.items():
-        corpus = build(tmp_path / name.replace(" ", "-"))
-        flagged = corpus.flagged()
-        false_flags += [f"{name}: {path}: {why}" for path, why in flagged.items()
-                        if path not in corpus.stale]  # fmt: skip
-        found[name] = (len(corpus.stale & set(flagged)), len(corpus.stale))
-        if corpus.stale:
-            missed = sorted(corpus.stale - set(flagged))
-            print(
-                f"rewritten {name}: {found[name][0]} of {found[name][1]} flagged; missed {missed}"
-            )
-    print("false flags: " + ("none" if not false_flags else "\n  " + "\n  ".join(false_flags)))
+    false_flags, found = measure(CORPORA, tmp_path, "rewritten ")
     assert false_flags == []
     assert found["superseded"][0] >= 0.85 * found["superseded"][1]
     assert found["contradicted"][0] >= 0.5 * found["contradicted"][1]

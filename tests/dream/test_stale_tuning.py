@@ -4,6 +4,7 @@ look-alikes that must never be flagged. Figures are printed (run with ``-s``).""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -159,21 +160,31 @@ CORPORA = {
 }
 
 
-def test_it_flags_what_a_newer_memory_or_the_code_replaces_and_nothing_else(
-    tmp_path: Path,
-) -> None:
+def measure(
+    corpora: dict[str, Callable[[Path], StaleCorpus]], root: Path, label: str = ""
+) -> tuple[list[str], dict[str, tuple[int, int]]]:
+    """Build and dream each corpus under `root`; print what was flagged of what is stale
+    (prefixed by `label`) and every false flag. Returns (false flags, name → (flagged
+    stale, stale))."""
     false_flags: list[str] = []
     found: dict[str, tuple[int, int]] = {}
-    for name, build in CORPORA.items():
-        corpus = build(tmp_path / name.replace(" ", "-"))
+    for name, build in corpora.items():
+        corpus = build(root / name.replace(" ", "-"))
         flagged = corpus.flagged()
         false_flags += [f"{name}: {path}: {why}" for path, why in flagged.items()
                         if path not in corpus.stale]  # fmt: skip
         found[name] = (len(corpus.stale & set(flagged)), len(corpus.stale))
         missed = sorted(corpus.stale - set(flagged))
         if corpus.stale:
-            print(f"{name}: {found[name][0]} of {found[name][1]} flagged; missed {missed}")
+            print(f"{label}{name}: {found[name][0]} of {found[name][1]} flagged; missed {missed}")
     print("false flags: " + ("none" if not false_flags else "\n  " + "\n  ".join(false_flags)))
+    return false_flags, found
+
+
+def test_it_flags_what_a_newer_memory_or_the_code_replaces_and_nothing_else(
+    tmp_path: Path,
+) -> None:
+    false_flags, found = measure(CORPORA, tmp_path)
     assert false_flags == []
     assert found["superseded"][0] >= 0.9 * found["superseded"][1]
     assert found["contradicted"][0] >= 0.75 * found["contradicted"][1]
