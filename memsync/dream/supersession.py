@@ -201,10 +201,12 @@ _EVERY = {
 }  # fmt: skip
 # Named by capitals, so matched case-sensitively: "Ledger team", "Ana Ruiz" (not "Orders
 # API", "Escalate Catalog API": a person's name is not followed by what names a system).
+# The capital first, then whether a word ends before it: a pattern that starts with the
+# capital is searched for it alone, several times faster.
 _NAMED = re.compile(
-    r"(?P<team>\b[A-Z][\w&-]*(?=\s+(?:team|squad)\b))"
-    r"|(?P<person>\b[A-Z][a-z]+\s[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b(?!\s+(?:[A-Z]{2,}|[a-z]*(?:"
-    r"service|worker|app|job|queue|cluster|bucket|database|db|api|team|squad|sync|bot)s?\b)))"
+    r"[A-Z](?<!\w[A-Z])(?:(?P<team>[\w&-]*(?=\s+(?:team|squad)\b))"
+    r"|(?P<person>[a-z]+\s[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b(?!\s+(?:[A-Z]{2,}|[a-z]*(?:"
+    r"service|worker|app|job|queue|cluster|bucket|database|db|api|team|squad|sync|bot)s?\b))))"
 )
 # A tool or place the memory leaves: "from yarn to", "off LaunchDarkly", "no longer runs on
 # Jenkins", "instead of Rollbar", "replaced Redis". A lowercase word counts only before
@@ -220,20 +222,28 @@ _RETIRED_BEFORE = re.compile(
     r"\b(?P<term>[A-Z][\w.-]*[A-Za-z0-9])\s+(?:was|were|has been|have been|got|is being)\s+"
     r"(?:replaced|dropped|retired|deprecated|removed|decommissioned|shut down)\b"
 )
+# Words `_RETIRED` and `_RETIRED_BEFORE` cannot match without: most sentences have none.
+_RETIRED_CUES = ("moved", "switched", "migrated", "went", "instead of", "no longer",
+                 "stopped using", "replaced", "dropped", "retired", "not")  # fmt: skip
+_RETIRED_BEFORE_CUES = ("replaced", "dropped", "retired", "deprecated", "removed",
+                        "decommissioned", "shut down")  # fmt: skip
 # After a lowercase tool it leaves, the one it takes instead: "dropped wkhtmltopdf for
 # Gotenberg" (not "dropped tests for the admin app").
 _FOR_INSTEAD = re.compile(r"^\s+(?:for|in favou?r of)\s+[A-Z]")
 _NOW = re.compile(
-    r"\bnow\b|\bthese days\b|\bas of\b|\bgoing forward\b|\bfrom now on\b|\beffective\b"
+    r"\b(?:now|these days|as of|going forward|from now on|effective)\b"
     r"|现在|目前|改成|改到|改为|换成",
     re.IGNORECASE,
 )
+# What `_NOW` cannot match without (in lower case): most texts have none, and looking for
+# them costs a tenth of the search.
+_NOW_CUES = ("now", "these days", "as of", "going forward", "effective")
 _LOWER_NOW = re.compile(_NOW.pattern)
 _TOKEN = re.compile(r"\w+")
 _PULL_REQUEST = re.compile(r"\bpull[- ]requests?\b", re.IGNORECASE)
 _INITIAL = re.compile(r"^[\s`\"'(*-]*([A-Z][\w-]*)")
 _QUALIFIERS = content_words(" ".join(QUALIFIERS))
-_CAPITALISED = re.compile(r"(?<![A-Za-z0-9_.`#@/-])[A-Z][A-Za-z0-9_-]*")
+_CAPITALISED = re.compile(r"[A-Z](?<![A-Za-z0-9_.`#@/-][A-Z])[A-Za-z0-9_-]*")  # as `_NAMED`
 _WORD = re.compile(r"[\w-]+")
 
 
@@ -294,9 +304,10 @@ def claims(memory: MemoryFile) -> Claims:
         retired |= _retired_terms(sentence)
         if first := _INITIAL.match(sentence):
             initials |= _initial_words(first.group(1))
-        words.update(_words(blanked))
+        said = _words(blanked)
+        words.update(said)
         if number < described:
-            subject.update(_words(blanked))
+            subject.update(said)
         for start, end, kind, value in found:
             if kind == "date":
                 continue
@@ -326,17 +337,23 @@ def _says_changed(text: str) -> bool:
     if not text.isascii():
         return bool(_CHANGED.search(text) or _NOW.search(text))
     folded = text.lower()
-    return not _CHANGED_WORDS.isdisjoint(_TOKEN.findall(folded)) or bool(_LOWER_NOW.search(folded))
+    if not _CHANGED_WORDS.isdisjoint(_TOKEN.findall(folded)):
+        return True
+    return any(cue in folded for cue in _NOW_CUES) and bool(_LOWER_NOW.search(folded))
 
 
 def _retired_terms(sentence: str) -> set[str]:
     """The words of what `sentence` names as left behind (`_RETIRED`, `_RETIRED_BEFORE`);
     a lowercase word only where what replaces it follows ("from yarn to pnpm")."""
     found: set[str] = set()
+    if not any(cue in sentence for cue in _RETIRED_CUES):
+        return found
     for match in _RETIRED.finditer(sentence):
         term, after = match.group("term"), sentence[match.end() :]
         if term[0].isupper() or _TO_AFTER.match(after) or _FOR_INSTEAD.match(after):
             found |= content_words(term) - _CHANGE
+    if not any(cue in sentence for cue in _RETIRED_BEFORE_CUES):
+        return found
     for match in _RETIRED_BEFORE.finditer(sentence):
         found |= content_words(match.group("term")) - _CHANGE
     return found
