@@ -72,8 +72,10 @@ from memsync.dream.rewording import (
     added_where_shared,
     name_added_where_shared,
     names_moved,
+    names_regrouped,
     names_swapped,
     negation_added,
+    negation_moved,
     replaces_something,
 )
 from memsync.dream.vocabulary import (
@@ -407,6 +409,9 @@ _SHAPE_TOKEN = re.compile(
     r"|(?P<sentence>[.!?](?=\s|$)|[。！？\n])|(?P<clause>[,;:()\[\]，；：、（）—–]|\s-\s)"
 )
 _SPELLED = re.compile(r"[^\W\d_]+")
+# What ends one statement of several in a sentence (`Word.part`).
+_PART_ENDS = frozenset(";；")
+_PART_WORDS = word_set("and but while whereas 而 但")
 
 
 def _shape(text: str) -> Shape:
@@ -420,15 +425,20 @@ def _shape(text: str) -> Shape:
     # A sentence said twice (a description repeating the body's first line) once.
     said: set[tuple[str, ...]] = set()
     begins = 0
+    part = 0
     for kind, token in _shape_tokens(text):
         if kind in ("sentence", "clause"):
             clause += 1
             if kind == "sentence":
                 sentence, starts = sentence + 1, True
                 begins = _once(words, begins, said)
+            if kind == "sentence" or token in _PART_ENDS:
+                part += 1
             continue
         folded = token.casefold()
         initial, starts = starts, False
+        if folded in _PART_WORDS:
+            part += 1
         if folded in GRAMMAR or (kind == "cjk" and folded in STOPWORDS):
             continue
         if folded in _NEGATIONS:
@@ -443,7 +453,7 @@ def _shape(text: str) -> Shape:
         else:  # Chinese the glossary does not cover: a name, as far as anyone can tell
             name = kind == "cjk"
         meaningful = folded not in STOPWORDS and word not in _WORDING
-        words.append(Word(word, name, clause, sentence, meaningful))
+        words.append(Word(word, name, clause, sentence, meaningful, part))
     _once(words, begins, said)
     return Shape(tuple(words), frozenset(negative))
 
@@ -620,7 +630,16 @@ def duplicate_reason(
 
 
 def _swapped(one: _Profile, other: _Profile) -> bool:
-    return names_swapped(one.shape, other.shape) or names_moved(one.shape, other.shape)
+    """Whether the two say their shared words in another arrangement that changes a
+    fact: names traded, a name moved to another sentence, names regrouped, a denial
+    moved to another word (`memsync.dream.rewording`)."""
+    first, second = one.shape, other.shape
+    return (
+        names_swapped(first, second)
+        or names_moved(first, second)
+        or names_regrouped(first, second)
+        or negation_moved(first, second)
+    )
 
 
 def _facts_within(smaller: _Profile, larger: _Profile) -> bool:

@@ -17,6 +17,7 @@ a name (a capitalised word, a number, a day) or not, and numbered by clause.
 from __future__ import annotations
 
 import difflib
+import itertools
 from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,10 @@ class Word:
     clause: int  # the clause it is in, counted from 0
     sentence: int  # the sentence it is in, counted from 0
     meaningful: bool  # counted when comparing word sets (not filler)
+    # The part of its sentence it is in, counted from 0: sentences split at ";" and at
+    # "and", "but", "while" (what one statement of several says, "X deploys on Tuesday;
+    # Y on Thursday").
+    part: int = 0
 
 
 @dataclass(frozen=True)
@@ -246,3 +251,51 @@ def names_swapped(one: Shape, other: Shape) -> bool:
         if not (here & anywhere_there) and not (there & anywhere_here):
             return True
     return False
+
+
+def names_regrouped(one: Shape, other: Shape) -> bool:
+    """Whether names said together in one memory are said apart in the other, both
+    ways: "Geo API deploys on Tuesday; Maps API on Thursday" against "Geo API deploys on
+    Thursday; Maps API on Tuesday", or "Atlas team owns Geo API and Orbit team owns
+    Maps API" and the owners swapped. A re-wording may join what was said apart (a list
+    made a sentence) or split what was said together, not both at once."""
+    # A word capitalised at a sentence's start in one is a name in the other.
+    names = {word.text for word in one.words + other.words if word.name}
+    first, second = _together(one, names), _together(other, names)
+    present_first = names.intersection(word.text for word in one.words)
+    present_second = names.intersection(word.text for word in other.words)
+    split = any(pair <= present_second and pair not in second for pair in first)
+    joined = any(pair <= present_first and pair not in first for pair in second)
+    return split and joined
+
+
+def _together(shape: Shape, names: Collection[str]) -> set[frozenset[str]]:
+    """Pairs of distinct `names` said in one part of a sentence (`Word.part`)."""
+    parts: dict[int, set[str]] = defaultdict(set)
+    for word in shape.words:
+        if word.text in names:
+            parts[word.part].add(word.text)
+    return {
+        frozenset(pair)
+        for said in parts.values()
+        for pair in itertools.combinations(sorted(said), 2)
+    }
+
+
+def negation_moved(one: Shape, other: Shape) -> bool:
+    """Whether one memory denies a word the other says plainly (in no denied clause),
+    and the other denies one the first says plainly: "Pin actions to a commit SHA, not a
+    tag" against "Pin actions to a tag, not a commit SHA". One way only is a re-wording
+    ("Never mock the database in tests; use a real one" against "Tests use a real
+    database, never a mock")."""
+    denied_one, plain_one = _denied_and_plain(one)
+    denied_other, plain_other = _denied_and_plain(other)
+    return bool(denied_one & (plain_other - denied_other)) and bool(
+        denied_other & (plain_one - denied_one)
+    )
+
+
+def _denied_and_plain(shape: Shape) -> tuple[set[str], set[str]]:
+    denied = {w.text for w in shape.words if w.meaningful and w.clause in shape.negative}
+    plain = {w.text for w in shape.words if w.meaningful and w.clause not in shape.negative}
+    return denied, plain
