@@ -76,7 +76,9 @@ from memsync.dream.rewording import (
     names_swapped,
     negation_added,
     negation_moved,
+    new_clauses,
     replaces_something,
+    substituted,
 )
 from memsync.dream.vocabulary import (
     COMPONENTS,
@@ -84,8 +86,10 @@ from memsync.dream.vocabulary import (
     DAYS,
     GRAMMAR,
     QUALIFIERS,
+    ROLES,
     STOPWORDS,
     SYNONYMS,
+    UNITS,
     WORDING,
     reworded,
     stem,
@@ -103,6 +107,11 @@ MIN_SHARED_WORDS_CONTAINED = 4
 MAX_RECONCILED = 2
 TYPO_MIN_LENGTH = 6
 TEAM_RESEMBLANCE_THRESHOLD = 0.9
+# Memories in other words, judged by their facts: at least this many shared words, this
+# share of the smaller's words (those another language can share), and facts this heavy.
+MIN_SHARED_FACT_WORDS = 3
+FACT_OVERLAP = 0.6
+MIN_FACT_WEIGHT = 2
 
 _CJK = "\u2e80-\u2fff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
@@ -121,6 +130,7 @@ _JOINED = re.compile(rf"[./@:](?<=(?:[^\W{_CJK}]|[+-])[./@:])(?:[^\W{_CJK}]|[+-]
 _PATH = re.compile(r"/[\w.-]+/")
 _DIGIT = re.compile(r"\d")
 _BACKTICKED = re.compile(r"`([^`\n]+)`")
+_CHANNEL = re.compile(r"(?<![\w&#])#[^\W\d_][\w-]*")
 _LETTER = re.compile(r"[A-Za-z]")
 _CJK_START = re.compile(rf"[{_CJK}]")
 _LATIN_WORD = re.compile(r"[a-z]+")
@@ -168,6 +178,9 @@ def _canonical(word: str) -> str:
 _WORDING = frozenset(_canonical(word) for word in WORDING)
 _QUALIFIERS = frozenset(_canonical(word) for word in QUALIFIERS)
 _COMPONENTS = frozenset(_canonical(word) for word in COMPONENTS)
+_ROLES_AND_UNITS = frozenset(_canonical(word) for word in ROLES | UNITS)
+_ALWAYS_CONTRAST = _QUALIFIERS | _COMPONENTS
+_CONTRASTS = _ALWAYS_CONTRAST | _ROLES_AND_UNITS
 
 
 def content_words(text: str) -> frozenset[str]:
@@ -265,6 +278,8 @@ def _facts(text: str) -> frozenset[str]:
         for match in _BACKTICKED.finditer(text):
             found.add("`" + match.group(1).strip().casefold())
         bare = _BACKTICKED.sub(" ", text)
+    if "#" in bare:  # a chat channel ("#payments-oncall") names one as an identifier does
+        found.update(match.group(0).casefold() for match in _CHANNEL.finditer(bare))
     # Identifiers leave the text (3.11 or 2025-07-15, no letter in it, is a number, below).
     pieces: list[str] = []
     at = 0
@@ -569,7 +584,10 @@ def _close(shared: int, one: int, other: int, conservative: bool) -> bool:
     # the smaller may lack a few words in the larger (a misspelt one, one written
     # joined), not more.
     smaller = min(one, other)
-    return shared / smaller >= CONTAINMENT_THRESHOLD and smaller - shared <= MAX_RECONCILED
+    if shared / smaller >= CONTAINMENT_THRESHOLD and smaller - shared <= MAX_RECONCILED:
+        return True
+    # Or they may state the same facts in other words (`_facts_reason`).
+    return shared >= MIN_SHARED_FACT_WORDS and shared >= FACT_OVERLAP * smaller
 
 
 def _slack(size: int, conservative: bool) -> int:
@@ -598,14 +616,16 @@ def duplicate_reason(
     if conservative:
         alike = one.facts == other.facts
         return f"{resemblance:.0%} alike" if alike and not _swapped(one, other) else None
+    return _worded_reason(one, other, resemblance, containment) or _facts_reason(one, other)
+
+
+def _worded_reason(
+    one: _Profile, other: _Profile, resemblance: float, containment: float
+) -> str | None:
+    """Why two memories are duplicates by their words: only one side adds any (see the
+    module's docstring), or None."""
     # A misspelt word ("recieve") or one written joined ("oncall") is no difference.
-    lacking, missing = one.words - other.words, other.words - one.words
-    only_one, only_other = _without_typos(lacking, missing)
-    only_one, only_other = _without_joined(one, only_one, other, only_other)
-    only_one, only_other = (
-        _without_misspelt(one, only_one, other),
-        _without_misspelt(other, only_other, one),
-    )
+    only_one, only_other = _reconciled(one, other)
     if only_one and only_other:
         return None
     # A memory wholly inside a longer one (the same plus new lines) is still a copy.
@@ -627,6 +647,114 @@ def duplicate_reason(
     if added:
         return f"{containment:.0%} of one is in the other, which adds to it"
     return f"{resemblance:.0%} alike, the same facts"
+
+
+def _facts_reason(one: _Profile, other: _Profile) -> str | None:
+    """Why two memories that each say words the other does not are duplicates by the
+    facts they state, or None (see the module's docstring, "by facts")."""
+    shared = one.words & other.words
+    if len(shared) < MIN_SHARED_FACT_WORDS:
+        return None
+    if len(shared) < FACT_OVERLAP * min(_comparable(one), _comparable(other)):
+        return None
+    # The same verdict whichever comes first: the one with fewer facts, then words.
+    one, other = sorted((one, other), key=lambda p: (len(p.facts), len(p.words), p.exact))
+    only_one, only_other = _reconciled(one, other)
+    if not only_one and not only_other:
+        return None  # the same words: the word judge's to say
+    smaller, larger = one, other
+    if _fact_weight(smaller.facts) < MIN_FACT_WEIGHT or not _facts_within(smaller, larger):
+        return None
+    if (_NEVER in smaller.facts) != (_NEVER in larger.facts):
+        return None
+    if _contrasted(one, only_one, other, other_only=only_other):
+        return None
+    added_facts = not _facts_within(larger, smaller)
+    if added_facts and not _facts_added_apart(smaller, larger):
+        return None
+    if not only_one or not only_other:  # one holds the other: nothing may be replaced
+        within, holding, added = (one, other, only_other) if only_other else (other, one, only_one)
+        # Chinese the glossary does not read stands in for English words: no substitute.
+        latin = {word for word in added if not _CJK_START.match(word)}
+        if latin and replaces_something(within.shape, holding.shape, latin):
+            return None
+    if (
+        substituted(one.shape, other.shape, only_one, only_other)
+        or substituted(other.shape, one.shape, only_other, only_one)
+        or negation_added(one.shape, other.shape)
+        or negation_added(other.shape, one.shape)
+        or _swapped(one, other)
+    ):
+        return None
+    if added_facts:
+        return "the same facts in other words, and the other adds to them"
+    return "the same facts in other words"
+
+
+_NEVER = "<never>"
+
+
+def _facts_added_apart(smaller: _Profile, larger: _Profile) -> bool:
+    """Whether what the larger memory adds is said apart from what the two share: every
+    name it adds (or component after a name) in a clause of its own, and every fact of
+    the smaller in a clause the two share. "Billing API is owned by the Ledger team;
+    escalate to Tom Berg" holds every fact of "Escalate Ledger incidents to Tom Berg",
+    but says "Ledger" of another thing. A capitalised word that starts a sentence and
+    is nowhere else capitalised ("Retention on …") names nothing to add."""
+    if name_added_where_shared(smaller.shape, larger.shape, _COMPONENTS):
+        return False
+    fresh = new_clauses(larger.shape, {word.text for word in smaller.shape.words})
+    words = larger.shape.words
+    # A capitalised word starting a sentence names something when a name follows it
+    # ("Billing API …"), not otherwise ("Retention on …").
+    named = {word.text for word in words if word.name} | {
+        word.text for word, after in itertools.pairwise(words) if after.name
+    }
+    added = {f for f in larger.facts - smaller.facts if f.isalnum() and f in named}
+    shared_words = {w.text for w in larger.shape.words if w.clause not in fresh}
+    kept = {f for f in smaller.facts if f.isalnum() and f in larger.words}
+    return kept <= shared_words | {stem(word) for word in shared_words} and not any(
+        word.clause not in fresh and word.text in added for word in larger.shape.words
+    )
+
+
+def _comparable(profile: _Profile) -> int:
+    """How many of a memory's words another language can share: Chinese characters
+    the glossary does not read are left out."""
+    if profile.text.isascii():
+        return len(profile.words)
+    return sum(1 for word in profile.words if not _CJK_START.match(word))
+
+
+def _fact_weight(found: frozenset[str]) -> int:
+    """How much a set of facts pins a memory down: a name, number or day counts one,
+    an identifier or a command two (one alone says what the memory is about)."""
+    return sum(
+        2 if fact.startswith("`") or not fact.isalnum() else 1
+        for fact in found
+        if not fact.startswith("<")
+    )
+
+
+def _reconciled(one: _Profile, other: _Profile) -> tuple[set[str], set[str]]:
+    """The words each side says and the other does not, less misspelt words and words
+    written joined on one side and apart on the other."""
+    only_one, only_other = _without_typos(one.words - other.words, other.words - one.words)
+    only_one, only_other = _without_joined(one, only_one, other, only_other)
+    return _without_misspelt(one, only_one, other), _without_misspelt(other, only_other, one)
+
+
+def _contrasted(one: _Profile, only_one: set[str], other: _Profile, other_only: set[str]) -> bool:
+    """Whether the same names and numbers state another fact: one memory says a
+    qualifier or a kind of component the other lacks ("deploys to staging every
+    Tuesday"), or each says a role or unit the other lacks ("owns" / "is on call
+    for", "seconds" / "minutes"), in a clause the two share. In a clause of its own such
+    a word is a fact added; a role said on one side only tells more of the same one."""
+    mine = added_where_shared(other.shape, one.shape, only_one & _CONTRASTS)
+    theirs = added_where_shared(one.shape, other.shape, other_only & _CONTRASTS)
+    if not _ALWAYS_CONTRAST.isdisjoint(mine | theirs):
+        return True
+    return bool(mine & _ROLES_AND_UNITS) and bool(theirs & _ROLES_AND_UNITS)
 
 
 def _swapped(one: _Profile, other: _Profile) -> bool:

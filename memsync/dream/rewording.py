@@ -253,12 +253,14 @@ def names_swapped(one: Shape, other: Shape) -> bool:
     return False
 
 
-def names_regrouped(one: Shape, other: Shape) -> bool:
+def names_regrouped(one: Shape, other: Shape, either: bool = False) -> bool:
     """Whether names said together in one memory are said apart in the other, both
     ways: "Geo API deploys on Tuesday; Maps API on Thursday" against "Geo API deploys on
     Thursday; Maps API on Tuesday", or "Atlas team owns Geo API and Orbit team owns
     Maps API" and the owners swapped. A re-wording may join what was said apart (a list
-    made a sentence) or split what was said together, not both at once."""
+    made a sentence) or split what was said together, not both at once; `either` asks
+    whether it did one or the other ("Escalate Ledger incidents to Tom Berg" against
+    "Billing API is owned by the Ledger team; escalate to Tom Berg")."""
     # A word capitalised at a sentence's start in one is a name in the other.
     names = {word.text for word in one.words + other.words if word.name}
     first, second = _together(one, names), _together(other, names)
@@ -266,7 +268,7 @@ def names_regrouped(one: Shape, other: Shape) -> bool:
     present_second = names.intersection(word.text for word in other.words)
     split = any(pair <= present_second and pair not in second for pair in first)
     joined = any(pair <= present_first and pair not in first for pair in second)
-    return split and joined
+    return (split or joined) if either else (split and joined)
 
 
 def _together(shape: Shape, names: Collection[str]) -> set[frozenset[str]]:
@@ -299,3 +301,19 @@ def _denied_and_plain(shape: Shape) -> tuple[set[str], set[str]]:
     denied = {w.text for w in shape.words if w.meaningful and w.clause in shape.negative}
     plain = {w.text for w in shape.words if w.meaningful and w.clause not in shape.negative}
     return denied, plain
+
+
+def substituted(one: Shape, other: Shape, only_one: set[str], only_other: set[str]) -> bool:
+    """Whether, the two word sequences aligned, a word only `one` says stands where a
+    word only `other` says: "Media API memory limit: 512 MB" against "Media API upload
+    limit: 512 MB". A re-wording in other words moves and adds phrases around the
+    facts; one thing put in the place of another is another fact."""
+    first = [word.text for word in one.words]
+    second = [word.text for word in other.words]
+    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
+    return any(
+        operation == "replace"
+        and not only_one.isdisjoint(first[start:end])
+        and not only_other.isdisjoint(second[other_start:other_end])
+        for operation, start, end, other_start, other_end in matcher.get_opcodes()
+    )

@@ -60,6 +60,7 @@ def _reference_facts(text: str) -> frozenset[str]:
     for match in dedupe._BACKTICKED.finditer(text):
         found.add("`" + match.group(1).strip().casefold())
     bare = dedupe._BACKTICKED.sub(" ", text)
+    found.update(match.group(0).casefold() for match in dedupe._CHANNEL.finditer(bare))
     for match in dedupe._IDENTIFIER.finditer(bare):
         if _LETTER.search(match.group(0)):
             found.add(match.group(0).casefold().rstrip("/.:"))

@@ -84,6 +84,10 @@ CHINESE: list[tuple[str, str, str]] = [
      "Geo API 出问题时联系 Pia Holm。"),
     ("feedback", "Run `pnpm test` before pushing the Storefront repo.",
      "推送 Storefront 仓库前先跑 `pnpm test`。"),
+    # Two memories of earlier batches, written apart, that state the same facts (who is
+    # on call for the Search API, the day the rotation changes): no batch labelled them.
+    ("project", "Search API 的 on-call 是 Li Wei，每周二轮换。",
+     "Who is on call for Search API: Li Wei, rotation changes on Tuesday."),
 ]  # fmt: skip
 
 # Odd punctuation and spacing on top of other wording.
@@ -161,7 +165,7 @@ LOOKALIKES: list[tuple[str, str, str]] = [
     ("project", "Pia Holm reviews every Geo API migration.",
      "Pia Holm writes every Geo API migration."),
     ("project", "Pia Holm approves Geo API releases.",
-     "Pia Holm is who you escalate Geo API outages to."),
+     "Pia Holm announces the Geo API releases."),
     ("project", "Staging deploys of the Geo API go out Tuesday 10:00.",
      "Production deploys of the Geo API go out Tuesday 10:00."),
     ("project", "The Geo API staging database is restored nightly from the 02:00 snapshot.",
