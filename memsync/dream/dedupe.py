@@ -31,6 +31,20 @@ the test is built to refuse when unsure. Two memories of one type are duplicates
    name is said in sentences that share no word with the other's ("owner: Ana Ruiz"
    / "Escalation: … Ana Ruiz").
 
+**By facts.** Two memories that each say words the other does not (a terse note and
+a chatty one, a list and a sentence, English and Chinese) are still duplicates when the
+facts they state agree (`_facts_reason`): they share `MIN_SHARED_FACT_WORDS` words and
+`FACT_OVERLAP` of the smaller's (Chinese the glossary does not read left out); the
+smaller's facts, weighing at least `MIN_FACT_WEIGHT` (a name, number or day one, an
+identifier, command or chat channel two), are all the larger's, and a fact the larger
+adds is said in a clause of its own; and nothing else tells them apart: no qualifier
+or kind of component on one side only and no role or unit on each side ("owns" / "is
+on call for", "seconds" / "minutes") in a clause they share
+(`memsync.dream.vocabulary.ROLES`, `UNITS`), no word of one standing where a word of
+the other stood ("memory limit" / "upload limit"), no denial added or moved to another
+word, no names traded, moved or regrouped ("Geo API on Tuesday; Maps API on Thursday"
+and the days swapped).
+
 Before any of this, phrases a re-wording uses for one word become that word
 (`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
 Spanish, German and French words of the glossary are read in English
@@ -112,6 +126,8 @@ TEAM_RESEMBLANCE_THRESHOLD = 0.9
 MIN_SHARED_FACT_WORDS = 3
 FACT_OVERLAP = 0.6
 MIN_FACT_WEIGHT = 2
+# Looked for through this many of a memory's rarest words (`_slack`).
+FACT_LOOKUPS = 3
 
 _CJK = "\u2e80-\u2fff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
@@ -179,8 +195,7 @@ _WORDING = frozenset(_canonical(word) for word in WORDING)
 _QUALIFIERS = frozenset(_canonical(word) for word in QUALIFIERS)
 _COMPONENTS = frozenset(_canonical(word) for word in COMPONENTS)
 _ROLES_AND_UNITS = frozenset(_canonical(word) for word in ROLES | UNITS)
-_ALWAYS_CONTRAST = _QUALIFIERS | _COMPONENTS
-_CONTRASTS = _ALWAYS_CONTRAST | _ROLES_AND_UNITS
+_QUALIFIERS_AND_COMPONENTS = _QUALIFIERS | _COMPONENTS
 
 
 def content_words(text: str) -> frozenset[str]:
@@ -575,7 +590,17 @@ def _candidate_pairs(
 
 def _close(shared: int, one: int, other: int, conservative: bool) -> bool:
     """Whether two memories of `one` and `other` words, `shared` of them in both, can
-    be duplicates by those counts alone (unless their text is the same)."""
+    be duplicates by those counts alone (unless their text is the same): by their
+    words, or (in a personal dream) by their facts in other words."""
+    if _worded_close(shared, one, other, conservative):
+        return True
+    return not conservative and shared >= MIN_SHARED_FACT_WORDS and (
+        shared >= FACT_OVERLAP * min(one, other)
+    )
+
+
+def _worded_close(shared: int, one: int, other: int, conservative: bool) -> bool:
+    """`_close` for the word judge alone."""
     if shared < MIN_SHARED_WORDS:
         return False
     if conservative:
@@ -584,10 +609,7 @@ def _close(shared: int, one: int, other: int, conservative: bool) -> bool:
     # the smaller may lack a few words in the larger (a misspelt one, one written
     # joined), not more.
     smaller = min(one, other)
-    if shared / smaller >= CONTAINMENT_THRESHOLD and smaller - shared <= MAX_RECONCILED:
-        return True
-    # Or they may state the same facts in other words (`_facts_reason`).
-    return shared >= MIN_SHARED_FACT_WORDS and shared >= FACT_OVERLAP * smaller
+    return shared / smaller >= CONTAINMENT_THRESHOLD and smaller - shared <= MAX_RECONCILED
 
 
 def _slack(size: int, conservative: bool) -> int:
@@ -595,8 +617,13 @@ def _slack(size: int, conservative: bool) -> int:
     still be a duplicate of it (-1: it is none's, unless their text is the same).
     Taken as large as can be: in a conservative dream an equal size, as a larger one
     only lowers their resemblance; otherwise the larger's size does not count."""
-    lacking = [m for m in range(size + 1) if _close(size - m, size, size, conservative)]
-    return max(lacking, default=-1)
+    lacking = [m for m in range(size + 1) if _worded_close(size - m, size, size, conservative)]
+    if conservative:
+        return max(lacking, default=-1)
+    # Memories in other words are looked for through their rarest words only (their
+    # names and numbers, which a restatement keeps): not through every word they may lack.
+    restated = [m for m in range(size + 1) if _close(size - m, size, size, conservative)]
+    return max(lacking + [min(max(restated, default=-1), FACT_LOOKUPS - 1)], default=-1)
 
 
 def duplicate_reason(
@@ -609,8 +636,8 @@ def duplicate_reason(
         return "the same text"
     # Every test below must pass; the costliest (facts, word order) come last.
     shared = len(one.words & other.words)
-    if not _close(shared, len(one.words), len(other.words), conservative):
-        return None
+    if not _worded_close(shared, len(one.words), len(other.words), conservative):
+        return None if conservative else _facts_reason(one, other)
     resemblance = shared / (len(one.words) + len(other.words) - shared)  # the union's size
     containment = shared / min(len(one.words), len(other.words))
     if conservative:
@@ -657,16 +684,20 @@ def _facts_reason(one: _Profile, other: _Profile) -> str | None:
         return None
     if len(shared) < FACT_OVERLAP * min(_comparable(one), _comparable(other)):
         return None
+    # A qualifier or a kind of component only one side says makes another thing of
+    # what both say ("deploys to staging", "the Ledger worker"): first, as it is cheap.
+    if not _QUALIFIERS_AND_COMPONENTS.isdisjoint(one.words ^ other.words):
+        return None
     # The same verdict whichever comes first: the one with fewer facts, then words.
     one, other = sorted((one, other), key=lambda p: (len(p.facts), len(p.words), p.exact))
-    only_one, only_other = _reconciled(one, other)
-    if not only_one and not only_other:
-        return None  # the same words: the word judge's to say
     smaller, larger = one, other
     if _fact_weight(smaller.facts) < MIN_FACT_WEIGHT or not _facts_within(smaller, larger):
         return None
     if (_NEVER in smaller.facts) != (_NEVER in larger.facts):
         return None
+    only_one, only_other = _reconciled(one, other)
+    if not only_one and not only_other:
+        return None  # the same words: the word judge's to say
     if _contrasted(one, only_one, other, other_only=only_other):
         return None
     added_facts = not _facts_within(larger, smaller)
@@ -745,16 +776,18 @@ def _reconciled(one: _Profile, other: _Profile) -> tuple[set[str], set[str]]:
 
 
 def _contrasted(one: _Profile, only_one: set[str], other: _Profile, other_only: set[str]) -> bool:
-    """Whether the same names and numbers state another fact: one memory says a
-    qualifier or a kind of component the other lacks ("deploys to staging every
-    Tuesday"), or each says a role or unit the other lacks ("owns" / "is on call
-    for", "seconds" / "minutes"), in a clause the two share. In a clause of its own such
-    a word is a fact added; a role said on one side only tells more of the same one."""
-    mine = added_where_shared(other.shape, one.shape, only_one & _CONTRASTS)
-    theirs = added_where_shared(one.shape, other.shape, other_only & _CONTRASTS)
-    if not _ALWAYS_CONTRAST.isdisjoint(mine | theirs):
-        return True
-    return bool(mine & _ROLES_AND_UNITS) and bool(theirs & _ROLES_AND_UNITS)
+    """Whether each memory says a role or a unit the other lacks ("owns" / "is on call
+    for", "seconds" / "minutes") in a clause the two share: then the same names and
+    numbers state another fact. In a clause of its own such a word is a fact added, and
+    a role said on one side only tells more of the same one."""
+    mine = only_one & _ROLES_AND_UNITS
+    theirs = other_only & _ROLES_AND_UNITS
+    return bool(
+        mine
+        and theirs
+        and added_where_shared(other.shape, one.shape, mine)
+        and added_where_shared(one.shape, other.shape, theirs)
+    )
 
 
 def _swapped(one: _Profile, other: _Profile) -> bool:
