@@ -8,10 +8,10 @@ the test is built to refuse when unsure. Two memories of one type are duplicates
    changes: numbers, versions and dates; capitalised names (people, services,
    products); weekdays and months; identifiers (``payments.bill_split``,
    ``/v2/statements``, ``qa@x.dev``, ``#payments-oncall``, anything in backticks; in
-   text written all in capitals, capitals name nothing); and the polarity of a rule ("never"/"do not"
-   against "always"/"must"). The smaller memory's facts must all be the larger's; a
-   word capitalised in one and not the other, or written in Chinese in the other
-   (`memsync.dream.glossary`), is the same word;
+   text written all in capitals, capitals name nothing); and the polarity of a rule
+   ("never"/"do not" against "always"/"must"). The smaller memory's facts must all be
+   the larger's; a word capitalised in one and not the other, or written in Chinese
+   in the other (`memsync.dream.glossary`), is the same word;
 2. **only one side adds anything.** Words are compared after normalising what a
    re-wording changes without meaning to: case, Unicode width (NFKC), dashes and
    punctuation, plurals and verb endings (a light stemmer), synonyms, filler words
