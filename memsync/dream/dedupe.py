@@ -38,8 +38,9 @@ facts they state agree (`_facts_reason`): they share `MIN_SHARED_FACT_WORDS` wor
 smaller's facts, weighing at least `MIN_FACT_WEIGHT` (a name, number or day one, an
 identifier, command or chat channel two), are all the larger's, and a fact the larger
 adds is said in a clause of its own; and nothing else tells them apart: no qualifier
-or kind of component on one side only and no role or unit on each side ("owns" / "is
-on call for", "seconds" / "minutes") in a clause they share
+or kind of component on one side only, no role or unit on one side only ("owns" / "is
+on call for", "seconds" / "minutes") in a clause they share, no Chinese the glossary
+does not read on one side only (a character pair: "曾经", formerly)
 (`memsync.dream.vocabulary.ROLES`, `UNITS`), no word of one standing where a word of
 the other stood ("memory limit" / "upload limit"), no denial added or moved to another
 word, no names traded, moved or regrouped ("Geo API on Tuesday; Maps API on Thursday"
@@ -354,6 +355,8 @@ def _facts_reason(one: Profile, other: Profile) -> str | None:
     only_one, only_other = _reconciled(one, other)
     if not only_one and not only_other:
         return None  # the same words: the word judge's to say
+    if _unread(only_one) or _unread(only_other):
+        return None  # Chinese the glossary does not read may say "formerly", "no longer"
     if _contrasted(one, only_one, other, other_only=only_other):
         return None
     added_facts = not _facts_within(larger, smaller)
@@ -379,6 +382,12 @@ def _facts_reason(one: Profile, other: Profile) -> str | None:
 
 
 _NEVER = "<never>"
+
+
+def _unread(words: set[str]) -> bool:
+    """Whether words one memory says alone hold Chinese the glossary does not read (a
+    character pair; a lone character between glossary words is let pass)."""
+    return any(len(word) > 1 and CJK_START.match(word) for word in words)
 
 
 def _names_own(one: Profile, theirs: frozenset[str]) -> bool:
@@ -443,17 +452,15 @@ def _reconciled(one: Profile, other: Profile) -> tuple[set[str], set[str]]:
 
 
 def _contrasted(one: Profile, only_one: set[str], other: Profile, other_only: set[str]) -> bool:
-    """Whether each memory says a role or a unit the other lacks ("owns" / "is on call
-    for", "seconds" / "minutes") in a clause the two share: then the same names and
-    numbers state another fact. In a clause of its own such a word is a fact added, and
-    a role said on one side only tells more of the same one."""
+    """Whether either memory says a role or a unit the other lacks ("owns" / "is on
+    call for", "seconds" / "minutes", "reviews" / nothing) in a clause the two share:
+    then the same names and numbers may state another fact, and when unsure nothing
+    merges. In a clause of its own such a word is a fact added."""
     mine = only_one & _ROLES_AND_UNITS
     theirs = other_only & _ROLES_AND_UNITS
     return bool(
-        mine
-        and theirs
-        and added_where_shared(other.shape, one.shape, mine)
-        and added_where_shared(one.shape, other.shape, theirs)
+        (mine and added_where_shared(other.shape, one.shape, mine))
+        or (theirs and added_where_shared(one.shape, other.shape, theirs))
     )
 
 
