@@ -197,6 +197,7 @@ KINDS: dict[tuple[str, str, str], str] = dict.fromkeys(DUPLICATES, "first pairs"
         ("facts: punctuation", facts.PUNCTUATION),
         ("facts: supersets", facts.SUPERSETS),
         ("facts: typos", facts.TYPOS),
+        ("facts: second voice", facts.SECOND_VOICE),
     )
     for pair in pairs
 }

@@ -119,7 +119,37 @@ TYPOS: list[tuple[str, str, str]] = [
      "Whenever a migraton adds a foreign key, add an index as well."),
 ]  # fmt: skip
 
-DUPLICATES = REWORDED + BULLETS + CHINESE + PUNCTUATION + SUPERSETS + TYPOS
+# Written last, by yet another voice, to check the rule chosen on the pairs above
+# before the held-out corpus was read again; the synonyms "approval" and "consult"
+# were added after it.
+SECOND_VOICE: list[tuple[str, str, str]] = [
+    ("project", "The Inventory service is maintained by the Stockroom team; their lead is "
+     "Dara Voss.", "Stockroom team runs Inventory. Dara Voss leads it."),
+    ("project", "Deploys of the Billing UI happen on Wednesdays after 14:00.",
+     "We ship Billing UI every Wednesday, never before 14:00."),
+    ("project", "Use Node 20 for the Checkout frontend builds.",
+     "Checkout frontend is built with Node 20."),
+    ("reference", "Sentry alerts for the Mobile app go to #mobile-alerts.",
+     "The #mobile-alerts channel receives the Mobile app's Sentry alerts."),
+    ("feedback", "Carla Mendes approves changes to the Terraform modules.",
+     "Changes to Terraform modules need an approval from Carla Mendes."),
+    ("project", "Our staging cluster is called kube-stg-2 and lives in us-west-2.",
+     "kube-stg-2 (us-west-2) is the staging cluster."),
+    ("project", "Nightly backups of the Orders DB are kept for 30 days.",
+     "We keep the Orders DB nightly backups 30 days."),
+    ("user", "For anything about SSO, talk to Felix Wong.",
+     "Felix Wong is the person to ask about SSO."),
+    ("feedback", "The Search team prefers squash merges on the search-ui repo.",
+     "On search-ui, the Search team wants PRs squash-merged."),
+    ("project", "Reports API timeouts are set to 45 seconds.",
+     "Timeout of the Reports API: 45 seconds."),
+    ("project", "Jenkins builds the Android app on every push to main.",
+     "Every push to main triggers a Jenkins build of the Android app."),
+    ("feedback", "Ask Priya Rao before touching the payment retry logic.",
+     "Priya Rao must be consulted before anyone changes the payment retry logic."),
+]  # fmt: skip
+
+DUPLICATES = REWORDED + BULLETS + CHINESE + PUNCTUATION + SUPERSETS + TYPOS + SECOND_VOICE
 
 # One template or subject, one fact changed: none may merge.
 LOOKALIKES: list[tuple[str, str, str]] = [
@@ -238,4 +268,15 @@ LOOKALIKES += [
      "Ledger dashboards moved away from https://grafana.acme.dev/d/ledger last year."),
     ("feedback", "Deploy Ledger API with `make deploy-ledger`.",
      "Never deploy Ledger API with `make deploy-ledger` alone."),
+]  # fmt: skip
+
+LOOKALIKES += [
+    ("feedback", "Carla Mendes approves changes to the Terraform modules.",
+     "Changes to Terraform modules need a review from Carla Mendes."),
+    ("project", "Reports API timeouts are set to 45 seconds.",
+     "Retries of the Reports API: 45 seconds apart."),
+    ("project", "Jenkins builds the Android app on every push to main.",
+     "Every push to main triggers a Jenkins build of the iOS app."),
+    ("project", "Nightly backups of the Orders DB are kept for 30 days.",
+     "We keep the Orders DB weekly backups 30 days."),
 ]  # fmt: skip
