@@ -292,13 +292,13 @@ def duplicate_reason(
     # Every test below must pass; the costliest (facts, word order) come last.
     shared = len(one.words & other.words)
     if not _worded_close(shared, len(one.words), len(other.words), conservative):
-        return None if conservative else _facts_reason(one, other)
+        return None if conservative else _facts_reason(one, other, shared)
     resemblance = shared / (len(one.words) + len(other.words) - shared)  # the union's size
     containment = shared / min(len(one.words), len(other.words))
     if conservative:
         alike = one.facts == other.facts
         return f"{resemblance:.0%} alike" if alike and not _swapped(one, other) else None
-    return _worded_reason(one, other, resemblance, containment) or _facts_reason(one, other)
+    return _worded_reason(one, other, resemblance, containment) or _facts_reason(one, other, shared)
 
 
 def _worded_reason(
@@ -331,19 +331,19 @@ def _worded_reason(
     return f"{resemblance:.0%} alike, the same facts"
 
 
-def _facts_reason(one: Profile, other: Profile) -> str | None:
-    """Why two memories that each say words the other does not are duplicates by the
-    facts they state, or None (see the module's docstring, "by facts")."""
-    shared = one.words & other.words
-    if len(shared) < MIN_SHARED_FACT_WORDS:
+def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
+    """Why two memories that each say words the other does not (`shared` words in
+    both) are duplicates by the facts they state, or None (see the module's docstring,
+    "by facts")."""
+    if shared < MIN_SHARED_FACT_WORDS:
         return None
-    if len(shared) < FACT_OVERLAP * min(_comparable(one), _comparable(other)):
+    if shared < FACT_OVERLAP * min(one.comparable, other.comparable):
         return None
     # A qualifier or a kind of component only one side says makes another thing of
     # what both say ("deploys to staging", "the Ledger worker"): first, as it is cheap.
     if not _QUALIFIERS_AND_COMPONENTS.isdisjoint(one.words ^ other.words):
         return None
-    if _names_own(one, other.words) and _names_own(other, one.words):
+    if one.capitalised - other.words and other.capitalised - one.words:
         return None  # each names something the other does not: no facts to compare
     # The same verdict whichever comes first: the one with fewer facts, then words.
     one, other = sorted((one, other), key=lambda p: (len(p.facts), len(p.words), p.exact))
@@ -390,17 +390,6 @@ def _unread(words: set[str]) -> bool:
     return any(len(word) > 1 and CJK_START.match(word) for word in words)
 
 
-def _names_own(one: Profile, theirs: frozenset[str]) -> bool:
-    """Whether `one` writes capitalised after a space (a name, or a sentence's first
-    word) a word of its own, none of `theirs`: a cheap look at what its facts would
-    say, read before them."""
-    text = one.text
-    return any(
-        word.isascii() and word.isalpha() and f" {word.capitalize()}" in text
-        for word in one.words - theirs
-    )
-
-
 def _facts_added_apart(smaller: Profile, larger: Profile) -> bool:
     """Whether what the larger memory adds is said apart from what the two share: every
     name it adds (or component after a name) in a clause of its own, and every fact of
@@ -423,14 +412,6 @@ def _facts_added_apart(smaller: Profile, larger: Profile) -> bool:
     return kept <= shared_words | {stem(word) for word in shared_words} and not any(
         word.clause not in fresh and word.text in added for word in larger.shape.words
     )
-
-
-def _comparable(profile: Profile) -> int:
-    """How many of a memory's words another language can share: Chinese characters
-    the glossary does not read are left out."""
-    if profile.text.isascii():
-        return len(profile.words)
-    return sum(1 for word in profile.words if not CJK_START.match(word))
 
 
 def _fact_weight(found: frozenset[str]) -> int:

@@ -283,6 +283,8 @@ class Profile:
     _facts: frozenset[str] | None = None
     _shape: Shape | None = None
     _spelled: frozenset[str] | None = None
+    _capitalised: frozenset[str] | None = None
+    _comparable: int | None = None
 
     # Found only for the few pairs whose words already make them look like
     # duplicates, not for every memory of the directory: several regex passes each.
@@ -308,6 +310,32 @@ class Profile:
             else:
                 self._spelled = frozenset(word.casefold() for word in _SPELLED.findall(self.text))
         return self._spelled
+
+    @property
+    def capitalised(self) -> frozenset[str]:
+        """Its words written capitalised after a space somewhere (a name, or a
+        sentence's first word): a cheap look at what its facts would say."""
+        if self._capitalised is None:
+            text = self.text
+            self._capitalised = frozenset(
+                word
+                for word in self.words
+                if word.isascii() and word.isalpha() and f" {word.capitalize()}" in text
+            )
+        return self._capitalised
+
+    @property
+    def comparable(self) -> int:
+        """How many of its words another language can share: Chinese characters the
+        glossary does not read are left out."""
+        if self._comparable is None:
+            words = self.words
+            self._comparable = (
+                len(words)
+                if self.text.isascii()
+                else sum(1 for word in words if not CJK_START.match(word))
+            )
+        return self._comparable
 
 
 def profile_of(text: str) -> Profile:

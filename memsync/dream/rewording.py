@@ -21,10 +21,13 @@ import itertools
 from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
+    """A word of a memory in order (a named tuple: a memory of a few hundred words
+    makes as many, and a tuple is quicker to make than a frozen dataclass)."""
+
     text: str  # normalised: case-folded, stemmed, synonyms mapped
     name: bool  # a capitalised word, a number or a day: what a fact is about
     clause: int  # the clause it is in, counted from 0
