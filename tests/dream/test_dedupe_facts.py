@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memsync.dream.dedupe import Candidate, find_duplicates
+from memsync.dream.dedupe import Candidate, facts, find_duplicates
 
 NOW = datetime(2026, 12, 2, tzinfo=UTC)
 
@@ -75,3 +75,9 @@ def test_the_verdict_does_not_depend_on_which_memory_comes_first() -> None:
     first = "Escalate Ledger API incidents to Tom Berg."
     second = "Billing API is owned by the Ledger team; escalate to Tom Berg."
     assert merged("project", first, second) == merged("project", second, first) is False
+
+
+def test_a_chat_channel_is_a_fact() -> None:
+    assert "#payments-oncall" in facts("Alerts go to the #payments-oncall channel.")
+    assert "#payments-oncall" in facts("告警发到 #payments-oncall 频道。")
+    assert not any(fact.startswith("#") for fact in facts("C# code, issue #42, # Heading"))
