@@ -95,7 +95,9 @@ def membership_for(user: User, slug: str, role: str = Role.VIEWER) -> Membership
     saying which role is needed.
     """
     found = Membership.objects.select_related("project").filter(project__slug=slug, user=user)
-    membership = found.first()
+    # One row at most (unique per project and user): unordered, so the query does not
+    # join the user back in to sort by the model's ordering.
+    membership = found.order_by().first()
     if membership is None:
         raise Http404(f"no project {slug!r} here")
     membership.user = user  # the row it was found by: no join to read it again

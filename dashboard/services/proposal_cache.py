@@ -29,6 +29,7 @@ from memsync.store import MemoryRepo, refs
 
 from .. import pickled
 from ..memory_facts import memsync_dir
+from ..ref_memo import refs_now
 
 # What list_proposals reads: main, the open dreams, the rejections, the conflict marks.
 _READ_REFS = (refs.MAIN_REF, refs.HEADS + refs.DREAMS, refs.REJECTED, refs.CONFLICTED)
@@ -49,8 +50,9 @@ class _Stored:
 
 def every_ref(repo: MemoryRepo) -> dict[str, str]:
     """Every ref → its object, from one ``for-each-ref``: ``main`` among them, so a page
-    that needs both its commit and the proposals asks git once."""
-    return repo.refs("refs/")
+    that needs both its commit and the proposals asks git once (and again only once a
+    ref moved: ``dashboard.ref_memo``)."""
+    return refs_now(repo, "refs/")
 
 
 def _digest(state: dict[str, str]) -> str:

@@ -189,7 +189,10 @@ def review_state(
 
 
 def changes_requested(project: Project, dream_ids: list[str]) -> set[str]:
-    """Which of these (open) proposals a maintainer asked changes of."""
+    """Which of these (open) proposals a maintainer asked changes of; no query when none
+    is open."""
+    if not dream_ids:
+        return set()
     return set(
         ProposalComment.objects.filter(
             project=project, dream_id__in=dream_ids, verdict=ReviewVerdict.CHANGES

@@ -60,13 +60,17 @@ def duration_label(duration: timedelta | None) -> str:
 def shown_runs(runs: Sequence[Run], proposals: Iterable[Proposal]) -> list[ShownRun]:
     """Each run with its current status; ``proposals`` are the project's, from Git."""
     by_id = {proposal.id: proposal for proposal in proposals}
-    asked = {pk for run in runs for pk in run.conflict_ids}
-    still_open = set(
-        ConflictItem.objects.filter(pk__in=asked, status=ConflictStatus.OPEN).values_list(
-            "pk", flat=True
-        )
-    )
+    still_open = _still_open({pk for run in runs for pk in run.conflict_ids})
     return [_shown(run, by_id, still_open) for run in runs]
+
+
+def _still_open(conflict_ids: set[int]) -> set[int]:
+    """Which of these conflicts are open. None asked, no query: building one that asks
+    for nothing cost a page with no merge conflicts as much as a query."""
+    if not conflict_ids:
+        return set()
+    found = ConflictItem.objects.filter(pk__in=conflict_ids, status=ConflictStatus.OPEN)
+    return set(found.values_list("pk", flat=True))
 
 
 def shown_run(run: Run, proposals: Iterable[Proposal]) -> ShownRun:

@@ -13,6 +13,7 @@ from datetime import datetime
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -23,11 +24,14 @@ from memsync.store.diff import SideBySideRow, side_by_side
 
 from ..access import ProjectAccess, project_for
 from ..forms import ResolveForm
-from ..models import ConflictItem, ConflictStatus, Role
+from ..models import ConflictItem, ConflictStatus, Project, Role
 from ..queue import queue_facts_warmup
+from ..ref_memo import refs_now
 from ..sync import resolve_conflict
 from .main_log import grown_with_main
 from .snapshot import open_repo, repo_or_404
+
+RESOLVED_SHOWN = 20  # the newest resolved conflicts the team page lists
 
 
 @dataclass(frozen=True)
@@ -73,8 +77,9 @@ def ahead_behind(repo: MemoryRepo, commit: str, head: str) -> tuple[int, int]:
 
 
 def member_branches(repo: MemoryRepo) -> list[MemberBranch]:
-    """Every member's branch, from one ``for-each-ref`` that names ``main`` too."""
-    found = repo.refs(refs.HEADS)
+    """Every member's branch, from one ``for-each-ref`` that names ``main`` too (run
+    again only once a branch moved: ``dashboard.ref_memo``)."""
+    found = refs_now(repo, refs.HEADS)
     head = found.get(refs.MAIN_REF)
     if head is None:  # nothing to be ahead of or behind yet
         return []
@@ -91,12 +96,32 @@ def member_branches(repo: MemoryRepo) -> list[MemberBranch]:
     return rows
 
 
+def conflicts_shown(project: Project) -> tuple[list[ConflictItem], list[ConflictItem]]:
+    """The project's open conflicts and its ``RESOLVED_SHOWN`` newest resolved ones, newest
+    first, with who resolved each (the page names them): one query, where two and one
+    more per resolver cost the page more than the rest of its work."""
+    newest_resolved = ConflictItem.objects.filter(
+        project=project, status=ConflictStatus.RESOLVED
+    ).values("pk")[:RESOLVED_SHOWN]
+    shown = (
+        ConflictItem.objects.filter(project=project)
+        .filter(Q(status=ConflictStatus.OPEN) | Q(pk__in=newest_resolved))
+        .select_related("resolved_by")
+    )
+    open_conflicts: list[ConflictItem] = []
+    resolved_conflicts: list[ConflictItem] = []
+    for conflict in shown:
+        is_open = conflict.status == ConflictStatus.OPEN
+        (open_conflicts if is_open else resolved_conflicts).append(conflict)
+    return open_conflicts, resolved_conflicts
+
+
 @login_required
 @require_safe
 def team(request: HttpRequest, slug: str) -> HttpResponse:
     access = project_for(request, slug)
     repo = open_repo(access.project.repo_dir)
-    conflicts = ConflictItem.objects.filter(project=access.project)
+    open_conflicts, resolved_conflicts = conflicts_shown(access.project)
     return render(
         request,
         "dashboard/team.html",
@@ -104,8 +129,8 @@ def team(request: HttpRequest, slug: str) -> HttpResponse:
             "access": access,
             "project": access.project,
             "branches": member_branches(repo) if repo else [],
-            "open_conflicts": conflicts.filter(status=ConflictStatus.OPEN),
-            "resolved_conflicts": conflicts.filter(status=ConflictStatus.RESOLVED)[:20],
+            "open_conflicts": open_conflicts,
+            "resolved_conflicts": resolved_conflicts,
             "tab": "team",
         },
     )

@@ -19,6 +19,7 @@ from .gitcmd import GitRunner
 from .history import LOG_FORMAT, CommitInfo, parse_log, split_show
 from .plumbing import common_dir_of, git_dir_of
 from .refs import MAIN, head_ref
+from .refstamp import RefsStamp, refs_stamp
 from .tags import TagInfo, parse_tagger
 from .trailers import Trailer
 
@@ -94,6 +95,12 @@ class RepoReader:
             if name.startswith(prefix.rstrip("*")):
                 found[name.removeprefix(strip)] = sha
         return found
+
+    def refs_stamp(self, prefix: str) -> RefsStamp | None:
+        """A value that changes whenever a ref under the folder ``prefix`` moves, read
+        without starting git (``memsync.store.refstamp``); None when it cannot tell. Take
+        it before reading the refs it stands for."""
+        return refs_stamp(self._common_dir, prefix)
 
     def tip_containing(self, commit: str, branch: str = MAIN) -> str | None:
         """The commit ``branch`` points at when it contains ``commit``, else None: what

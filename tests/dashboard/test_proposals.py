@@ -8,6 +8,7 @@ from django.urls import reverse
 from dashboard.models import Run, RunKind, RunStatus
 from memsync.store import MAIN
 from tests.dashboard.world import commit_memories, dream, entry, topic
+from tests.support.refs import refs_written_long_ago
 
 INDEX = entry("Deploy", "deploy.md", "deploys") + entry("Tabs", "tabs.md", "tabs")
 
@@ -214,3 +215,32 @@ def test_approving_a_decided_dream_again_changes_nothing(world):
 
 def test_an_unknown_dream_is_404(world):
     assert world.client("carol").get(url("proposal", "20990101-0000-abcd")).status_code == 404
+
+
+def test_the_list_starts_no_git_while_no_ref_moves(world, tmp_path, monkeypatch):
+    seed(world)
+    outcome = dream(world.acme, {"deploy.md": topic("deploy", "Never deploy on Fridays")})
+    refs_written_long_ago(world.repo().path / ".git")
+    client = world.client("carol")
+    client.get(url("proposals"))  # reads the refs and the proposals
+    trace = tmp_path / "git-trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+
+    pages = [client.get(url("proposals")).content.decode() for _ in range(3)]
+
+    assert all(f"Dream {outcome.dream_id}" in page for page in pages)
+    assert not trace.exists(), trace.read_text()
+
+
+def test_the_list_shows_a_dream_proposed_after_it_read_the_refs(world):
+    seed(world)
+    first = dream(world.acme, {"deploy.md": topic("deploy", "Never deploy on Fridays")})
+    refs_written_long_ago(world.repo().path / ".git")
+    client = world.client("carol")
+    assert f"Dream {first.dream_id}" in client.get(url("proposals")).content.decode()
+
+    second = dream(world.acme, {"tabs.md": topic("tabs", "Use spaces", "feedback")})
+    refs_written_long_ago(world.repo().path / ".git")
+    page = client.get(url("proposals")).content.decode()
+
+    assert f"Dream {first.dream_id}" in page and f"Dream {second.dream_id}" in page

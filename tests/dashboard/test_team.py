@@ -3,11 +3,15 @@ side by side and resolved by keeping main's side, the member's, or an edit."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.urls import reverse
+from django.utils import timezone
 
 from dashboard.models import ConflictItem, ConflictStatus
 from memsync.store import MAIN, CommitKind
 from tests.dashboard.world import commit_memories, entry, member_commit, merge_member
+from tests.support.refs import refs_written_long_ago
 
 
 def conflicted(world) -> ConflictItem:
@@ -131,3 +135,76 @@ def test_members_cannot_resolve(world):
     assert world.client("bob").post(url, {"choice": "theirs"}).status_code == 403
     conflict.refresh_from_db()
     assert conflict.status == ConflictStatus.OPEN
+
+
+def conflict_row(world, path: str, *, by: str | None = None, days_ago: int = 0) -> ConflictItem:
+    """A conflict as a merge records it; resolved by ``by`` when given."""
+    when = timezone.now() - timedelta(days=days_ago)
+    return ConflictItem.objects.create(
+        project=world.acme, member="bob", path=path, main_commit="a" * 40,
+        member_commit="b" * 40, ref=f"refs/memsync/conflicts/{path}", created_at=when,
+        status=ConflictStatus.RESOLVED if by else ConflictStatus.OPEN,
+        resolution="mine" if by else "", resolved_by=world.users[by] if by else None,
+        resolved_at=when if by else None,
+    )  # fmt: skip
+
+
+def test_the_team_page_reads_its_conflicts_and_their_resolvers_in_one_query(
+    world, django_assert_max_num_queries
+):
+    conflict_row(world, "open.md")
+    for days, name in enumerate(("alice", "bob", "carol")):
+        conflict_row(world, f"by-{name}.md", by=name, days_ago=days + 1)
+    client = world.client("carol")
+
+    # The session, its user, carol's membership, then the conflicts.
+    with django_assert_max_num_queries(4):
+        html = client.get(reverse("dashboard:team", args=["acme"])).content.decode()
+
+    open_part, resolved_part = html.split("<h2>Resolved conflicts</h2>")
+    assert "open.md" in open_part
+    assert [name for name in ("alice", "bob", "carol") if f"by {name}" in resolved_part] == [
+        "alice", "bob", "carol",
+    ]  # fmt: skip
+    assert resolved_part.index("by-alice.md") < resolved_part.index("by-carol.md")  # newest first
+
+
+def test_the_team_page_lists_the_twenty_newest_resolved_conflicts(world):
+    for days in range(22):
+        conflict_row(world, f"resolved-{days:02d}-days-ago.md", by="alice", days_ago=days)
+
+    html = world.client("carol").get(reverse("dashboard:team", args=["acme"])).content.decode()
+
+    resolved = html.split("<h2>Resolved conflicts</h2>")[1]
+    assert resolved.count("<li>") == 20
+    assert "resolved-19-days-ago.md" in resolved and "resolved-20-days-ago.md" not in resolved
+
+
+def test_the_team_page_starts_no_git_while_no_branch_moves(world, tmp_path, monkeypatch):
+    member_commit(world.acme, "bob", {"b.md": b"b\n"}, "bob adds b")
+    refs_written_long_ago(world.repo().path / ".git")
+    client = world.client("carol")
+    url = reverse("dashboard:team", args=["acme"])
+    client.get(url)  # reads the branches, their last merges and how far each is ahead
+    trace = tmp_path / "git-trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+
+    pages = [client.get(url).content.decode() for _ in range(3)]
+
+    assert all("<code>members/bob</code>" in page for page in pages)
+    assert not trace.exists(), trace.read_text()
+
+
+def test_the_team_page_shows_a_branch_pushed_after_it_read_the_branches(world):
+    member_commit(world.acme, "bob", {"b.md": b"b\n"}, "bob adds b")
+    refs_written_long_ago(world.repo().path / ".git")
+    client = world.client("carol")
+    url = reverse("dashboard:team", args=["acme"])
+    assert "members/carol" not in client.get(url).content.decode()
+
+    member_commit(world.acme, "carol", {"c.md": b"c\n"}, "carol adds c")
+    right_after = client.get(url).content.decode()
+    refs_written_long_ago(world.repo().path / ".git")
+    later = client.get(url).content.decode()
+
+    assert "<code>members/carol</code>" in right_after and "<code>members/carol</code>" in later
