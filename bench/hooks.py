@@ -32,6 +32,8 @@ from memsync.client.team import Link, TeamClone
 from memsync.memory import sanitize_path
 from tests.client.local_origin import bare_origin
 
+from stack import percentile
+
 MEMSYNC = [sys.executable, "-m", "memsync.client.cli"]
 SERVICES = ["checkout", "billing", "search", "ledger", "mobile", "ingest", "auth", "reports"]
 SUBJECTS = ["deploys", "refunds", "flaky tests", "migrations", "feature flags", "on-call",
@@ -49,11 +51,6 @@ def timed(command: list[str], *, stdin: Callable[[int], str] | None, rounds: int
         subprocess.run(command, input=data, env=env, cwd=cwd, capture_output=True, text=True)
         times.append(time.perf_counter() - started)
     return times
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def write_memories(memory: Path, count: int) -> None:
