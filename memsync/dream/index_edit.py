@@ -16,7 +16,7 @@ applied at once, so 2,000 entries cost one parse, not one per entry.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from memsync.memory import (
@@ -27,7 +27,7 @@ from memsync.memory import (
     format_entry,
 )
 from memsync.memory.decoding import BOM
-from memsync.memory.index import split_lines
+from memsync.memory.index import long_entries, split_lines
 from memsync.memory.subindex import SUBINDEX_DIRNAME, entry_path, is_subindex_path, link_from
 
 __all__ = ["SUBINDEX_DIRNAME", "entry_path", "is_subindex_path", "link_from"]
@@ -94,12 +94,19 @@ class IndexLines:
                 return False
         return True
 
+    def long_entries(self, limit: int = MAX_ENTRY_CHARS) -> list[IndexEntry]:
+        """The entries over `limit` characters as written, in order: those of
+        `index()`, without parsing the other lines when the file is not parsed yet."""
+        if self._parsed is None and self._as_split():
+            return long_entries(self.contents(), limit)
+        return [entry for entry in self.index().entries if len(entry.raw) > limit]
+
     def contents(self) -> list[str]:
         return [content for content, _ in self.lines]
 
     def edited(
         self,
-        replace: Mapping[int, list[str]] | None = None,
+        replace: Mapping[int, Sequence[str]] | None = None,
         append: Iterable[str] = (),
     ) -> IndexLines:
         """A copy with lines replaced (1-based number → new lines; [] deletes) and
