@@ -238,7 +238,8 @@ def _rewrite_dates(directory: DreamDirectory, report: DreamReport) -> None:
         memory = directory.memories[path]
         description = memory.metadata.get("description")
         in_body = _has_date_hint(memory.body)
-        if not in_body and not (isinstance(description, str) and _has_date_hint(description)):
+        in_description = isinstance(description, str) and _has_date_hint(description)
+        if not in_body and not in_description:
             continue  # most memories: no need for the day the file last changed
         reference = directory.reference(path)
         changes: dict[str, str] = {}  # "body" and/or "description"
@@ -248,7 +249,7 @@ def _rewrite_dates(directory: DreamDirectory, report: DreamReport) -> None:
             if found:
                 changes["body"] = body
                 phrases += [f"'{item.phrase}' → {item.text}" for item in found]
-        if isinstance(description, str) and _has_date_hint(description):
+        if in_description and isinstance(description, str):
             rewritten, found = rewrite_relative_dates(description, reference)
             if found:
                 changes["description"] = rewritten

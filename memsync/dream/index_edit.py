@@ -43,11 +43,15 @@ def is_index_path(path: str) -> bool:
 
 @dataclass
 class IndexLines:
-    """An index file as (content, line ending) pairs; joining them gives the text."""
+    """An index file as (content, line ending) pairs; joining them gives the text.
+    Never changed once built (edits make a new one), so its text and its parse are
+    each worked out once: a dream compares, measures and writes the same index again
+    and again."""
 
     bom: str
     lines: list[tuple[str, str]]
     _parsed: MemoryIndex | None = field(default=None, repr=False, compare=False)
+    _text: str | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def parse(cls, text: str) -> IndexLines:
@@ -59,19 +63,22 @@ class IndexLines:
     @classmethod
     def of(cls, index: MemoryIndex) -> IndexLines:
         """The lines of an index already parsed (its parse is kept, not redone)."""
-        lines = cls.parse(index.render())
-        lines._parsed = index
+        text = index.render()
+        lines = cls.parse(text)
+        lines._parsed, lines._text = index, text
         return lines
 
     def render(self) -> str:
-        return self.bom + "".join(content + ending for content, ending in self.lines)
+        if self._text is None:
+            self._text = self.bom + "".join(content + ending for content, ending in self.lines)
+        return self._text
 
     @property
     def newline(self) -> str:
         return next((ending for _, ending in self.lines if ending), "\n")
 
     def index(self) -> MemoryIndex:
-        """The parsed index; edits make a new `IndexLines`, so it is parsed once."""
+        """The parsed index."""
         if self._parsed is None:
             if self._as_split():
                 # The lines are already what splitting the rendered text would give.

@@ -183,3 +183,16 @@ def test_an_entry_built_without_its_init_is_the_entry_its_init_builds():
         expected = IndexEntry(*parts[:3], 7, *parts[3:])
         assert vars(built) == vars(expected)  # every field, a new one too
         assert built == expected and hash(built) == hash(expected)
+
+
+def test_an_edited_index_has_its_own_text_and_entries_once_the_original_was_read():
+    lines = IndexLines.parse("# Memory\n- [A](a.md) — one\n")
+    before = lines.render()
+    assert [entry.hook for entry in lines.index().entries] == ["one"]
+
+    edited = lines.edited({2: ["- [A](a.md) — two"]}, ["- [B](b.md) — three"])
+
+    assert edited.render() == "# Memory\n- [A](a.md) — two\n- [B](b.md) — three\n"
+    assert [entry.hook for entry in edited.index().entries] == ["two", "three"]
+    assert lines.render() == before
+    assert [entry.hook for entry in lines.index().entries] == ["one"]
