@@ -411,8 +411,18 @@ def test_a_later_step_reads_the_fields_an_earlier_step_wrote(tmp_path: Path) -> 
     assert f"— {memory.description}" in (tmp_path / "MEMORY.md").read_text(encoding="utf-8")
 
 
+def test_a_dream_makes_no_cyclic_garbage_so_the_collector_can_stay_off(corpus: Corpus) -> None:
+    gc.collect()
+    gc.disable()
+    try:
+        dream(corpus)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
 @pytest.mark.parametrize("enabled", [True, False])
-def test_a_dream_leaves_the_cyclic_collector_as_it_found_it(
+def test_a_dream_runs_without_the_cyclic_collector_and_leaves_it_as_it_was(
     corpus: Corpus, enabled: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[bool] = []
