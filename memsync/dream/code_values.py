@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+# Checkout files bigger than this are not read (generated or vendored).
 MAX_FILE_BYTES = 1_000_000
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?"
 _LITERAL = (
@@ -65,6 +66,17 @@ class Declaration:
     value: str  # as the line writes it: "45", "'v3'"
 
 
+def _assignment_of(name: str, value: str) -> re.Pattern[str]:
+    """A line assigning `name` (a pattern) `value` (a pattern), as code, configuration and
+    ``.env`` files write it: ``export const NAME = v``, ``private NAME = v``, ``NAME:
+    v``, ``"NAME": v``, ``NAME := v``, ``name: Type = v``."""
+    return re.compile(
+        r"^\s*(?:export\s+)?(?:(?:const|let|var|final|static|public|private|val)\s+)*"
+        rf"[\"']?({name})[\"']?\s*(?::\s*[A-Za-z_][\w.<>\[\]]*\s*=|:=|=|:)\s*{value}",
+        re.MULTILINE,
+    )
+
+
 def value_claims(text: str) -> list[ValueClaim]:
     """The (name, value) pairs `text` states, by the module's rules."""
     found: list[ValueClaim] = []
@@ -99,26 +111,26 @@ def declared_values(
     if not names:
         return {}
     alternatives = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
-    pattern = re.compile(
-        r"^\s*(?:export\s+)?(?:(?:const|let|var|final|static|public|private|val)\s+)*"
-        r"""["']?(""" + alternatives + r""")["']?"""
-        r"\s*(?::\s*[A-Za-z_][\w<>\[\]]*\s*=|:=|=|:)\s*(.+?)\s*[,;]?\s*(?:#.*|//.*)?$",
-        re.MULTILINE,
-    )
+    pattern = _assignment_of(alternatives, r"(.+?)\s*[,;]?\s*(?:#.*|//.*)?$")
     found: dict[str, list[Declaration]] = {}
     for relative in files:
-        path = root / relative
-        try:
-            if path.is_symlink() or path.stat().st_size > MAX_FILE_BYTES:
-                continue
-            text = path.read_text(encoding="utf-8", errors="ignore")
-        except OSError:
-            continue
-        if not any(name in text for name in names):
+        text = checkout_text(root / relative)
+        if text is None or not any(name in text for name in names):
             continue
         for match in pattern.finditer(text):
             found.setdefault(match.group(1), []).append(Declaration(relative, match.group(2)))
     return found
+
+
+def checkout_text(path: Path) -> str | None:
+    """The text of a checkout file; None for a link (it may lead out of the checkout), a
+    file over `MAX_FILE_BYTES`, or one that cannot be read."""
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
+            return None
+        return path.read_text(encoding="utf-8", errors="ignore")
+    except OSError:
+        return None
 
 
 def value_conflict(claim: ValueClaim, declared: list[Declaration]) -> str | None:
@@ -182,7 +194,7 @@ _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORDS = re.compile(r"[a-z]+")
 _AMOUNT = re.compile(
     r"(?<![\w./:-])(\d+(?:\.\d+)?)(?:\s?(?:ms|s|sec|seconds?|m|min|minutes?|h|hours?|mb|gb|kb|%))?"
-    r"(?![\w./:-]|\.\d)",
+    r"(?![\w/:-]|\.\w)",  # a sentence may end after it ("is 1000."), a name may not ("3.x")
     re.IGNORECASE,
 )
 _CITED_LINE = re.compile(r"`[^`\n]*`|\S+/\S+|\b\d{4}-\d{2}-\d{2}\b")
@@ -211,11 +223,7 @@ def assignments(text: str) -> dict[str, str]:
     return {name: value for name, value in found.items() if name not in twice}
 
 
-_ASSIGNMENT = re.compile(
-    r"^\s*(?:export\s+)?(?:(?:const|let|var|final|static|val)\s+)*[\"']?([A-Za-z_]\w*)[\"']?"
-    r"\s*(?::\s*[A-Za-z_][\w.]*\s*=|:=|=|:)\s*(-?\d+(?:\.\d+)?)\b",
-    re.MULTILINE,
-)
+_ASSIGNMENT = _assignment_of(r"[A-Za-z_]\w*", r"(-?\d+(?:\.\d+)?)\b")
 
 
 def named_in_words(text: str, declared: dict[str, str]) -> list[ValueClaim]:

@@ -30,6 +30,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsync.dream.looking_away import anywhere
+
 # Canonical tool → how memories and image names spell it.
 _SPELLINGS = {
     "node": ("node", "nodejs", "node.js"),
@@ -51,11 +53,23 @@ _MENTION = re.compile(
     re.IGNORECASE,
 )
 # Words before a mention, in the same clause, that make it no claim about now.
-_LOOKS_AWAY = re.compile(
-    r"\b(?:from|off|was|were|used to|previously|formerly|legacy|old|older|until|before|"
-    r"no longer|upgrad\w*|migrat\w*|replac\w*|instead of|not|never|no|don't|drop\w*|"
-    r"deprecat\w*|removed|eol)\b|以前|之前|曾|旧|不|别|禁止|升级|迁移|弃用",
-    re.IGNORECASE,
+_LOOKS_AWAY = anywhere(
+    r"from",
+    r"off",
+    r"used to",
+    r"legacy",
+    r"older",
+    r"until",
+    r"before",
+    r"upgrad\w*",
+    r"migrat\w*",
+    r"no",
+    r"don't",
+    r"drop\w*",
+    r"deprecat\w*",
+    r"removed",
+    r"eol",
+    chinese="以前|之前|曾|旧|不|别|禁止|升级|迁移|弃用",
 )
 _CLAUSE_END = re.compile(r"[.;!?]\s|\n|[。；！？]")
 _VERSION = re.compile(r"\d+(?:\.\d+){0,2}")

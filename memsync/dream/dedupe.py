@@ -7,11 +7,11 @@ the test is built to refuse when unsure. Two memories of one type are duplicates
 1. **no fact differs.** Facts are what a re-wording keeps and a different memory
    changes: numbers, versions and dates; capitalised names (people, services,
    products); weekdays and months; identifiers (``payments.bill_split``,
-   ``/v2/statements``, ``qa@x.dev``, anything in backticks; in text written all in
-   capitals, capitals name nothing); and the polarity of a rule ("never"/"do not"
-   against "always"/"must"). The smaller memory's facts must all be the larger's; a
-   word capitalised in one and not the other, or written in Chinese in the other
-   (`memsync.dream.glossary`), is the same word;
+   ``/v2/statements``, ``qa@x.dev``, ``#payments-oncall``, anything in backticks; in
+   text written all in capitals, capitals name nothing); and the polarity of a rule
+   ("never"/"do not" against "always"/"must"). The smaller memory's facts must all be
+   the larger's; a word capitalised in one and not the other, or written in Chinese
+   in the other (`memsync.dream.glossary`), is the same word;
 2. **only one side adds anything.** Words are compared after normalising what a
    re-wording changes without meaning to: case, Unicode width (NFKC), dashes and
    punctuation, plurals and verb endings (a light stemmer), synonyms, filler words
@@ -31,6 +31,24 @@ the test is built to refuse when unsure. Two memories of one type are duplicates
    name is said in sentences that share no word with the other's ("owner: Ana Ruiz"
    / "Escalation: … Ana Ruiz").
 
+**By facts.** Two memories that each say words the other does not (a terse note and
+a chatty one, a list and a sentence, English and Chinese) are still duplicates when the
+facts they state agree (`_facts_reason`): they share `MIN_SHARED_FACT_WORDS` words and
+`FACT_OVERLAP` of the smaller's (Chinese the glossary does not read left out); the
+smaller's facts, weighing at least `MIN_FACT_WEIGHT` (a name, number or day one, an
+identifier, command or chat channel two), are all the larger's, and a fact the larger
+adds is said in a clause of its own; and nothing else tells them apart: no qualifier
+or kind of component on one side only, no role or unit on one side only ("owns" / "is
+on call for", "seconds" / "minutes") in a clause they share, no Chinese the glossary
+does not read on one side only (a character pair: "曾经", formerly)
+(`memsync.dream.vocabulary.ROLES`, `UNITS`), no word of one standing where a word of
+the other stood ("memory limit" / "upload limit"), no denial added or moved to another
+word, no names traded, moved or regrouped ("Geo API on Tuesday; Maps API on Thursday"
+and the days swapped), and not each naming something the other does not. On the
+third tuning batch (``tests/dream/tuning/facts.py``) recall is flat for `FACT_OVERLAP`
+from 0.4 to 0.7 and falls from 0.75; 0.7, the top of that plateau, compares fewest
+pairs (a lower value costs the dream time and merged nothing more).
+
 Before any of this, phrases a re-wording uses for one word become that word
 (`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
 Spanish, German and French words of the glossary are read in English
@@ -48,9 +66,14 @@ the same facts and near-identical wording (resemblance ≥ 0.9), no names swappe
 Comparing every pair of 2,000 memories would be two million comparisons. The smaller
 of two duplicates has all its words in the larger, so a memory is only compared with
 the memories holding one of its rarest words, or all of them together
-(`memsync.dream.blocking`): near-linear in the number of memories. Word counts come
-first (`_close`); facts and word order, several passes over the text each, are read
-only for the few pairs whose words already make them look like duplicates.
+(`memsync.dream.blocking`): near-linear in the number of memories. A memory in other
+words is looked for through its `FACT_LOOKUPS` rarest words only: its names and
+numbers, which a restatement keeps. Word counts come first (`_close`), then for the
+judge by facts a qualifier or a name only one side has (cheap looks at the words and
+the text); facts and word order, several passes over the text each, are read only for
+the few pairs whose words already make them look like duplicates.
+
+How a memory is read (its words, facts and word order) is `memsync.dream.profiles`.
 """
 
 from __future__ import annotations
@@ -58,36 +81,45 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-import unicodedata
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from memsync.dream.blocking import candidate_pairs
-from memsync.dream.glossary import in_english, segment, translated
+from memsync.dream.glossary import translated
+from memsync.dream.profiles import (
+    CJK_START,
+    FILLER_WORDS,
+    Profile,
+    canonical,
+    profile_of,
+    tokens,
+)
+
+# Read by supersession, staleness and canaries through this module, as before the split.
+from memsync.dream.profiles import content_words as content_words
+from memsync.dream.profiles import facts as facts
+from memsync.dream.profiles import normalise as normalise
 from memsync.dream.rewording import (
-    Shape,
-    Word,
     added_where_shared,
     name_added_where_shared,
     names_moved,
+    names_regrouped,
     names_swapped,
     negation_added,
+    negation_moved,
+    new_clauses,
     replaces_something,
+    substituted,
 )
 from memsync.dream.vocabulary import (
     COMPONENTS,
-    DAY_SET,
-    DAYS,
-    GRAMMAR,
     QUALIFIERS,
-    STOPWORDS,
+    ROLES,
     SYNONYMS,
-    WORDING,
-    reworded,
+    UNITS,
     stem,
-    word_set,
 )
 
 RESEMBLANCE_THRESHOLD = 0.5
@@ -101,238 +133,19 @@ MIN_SHARED_WORDS_CONTAINED = 4
 MAX_RECONCILED = 2
 TYPO_MIN_LENGTH = 6
 TEAM_RESEMBLANCE_THRESHOLD = 0.9
+# Memories in other words, judged by their facts: at least this many shared words, this
+# share of the smaller's words (those another language can share), and facts this heavy.
+MIN_SHARED_FACT_WORDS = 3
+FACT_OVERLAP = 0.7
+MIN_FACT_WEIGHT = 2
+# Looked for through this many of a memory's rarest words (`_slack`).
+FACT_LOOKUPS = 3
 
-_CJK = "\u2e80-\u2fff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_TOKEN = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
-_WORD = re.compile(rf"[{_CJK}]+|\d+(?:[.,:]\d+)*|[^\W\d_{_CJK}]+")
-_NUMBER = re.compile(r"(?<![\w.])v?(\d+(?:[.:/-]\d+)*)(?![\w])")
-# Letters of an identifier: not Chinese, so "的值班：Joe" (a full-width colon) is none.
-_ID = rf"(?:[^\W{_CJK}]|[+-])+"
-_IDENTIFIER = re.compile(rf"{_ID}(?:[./@:]{_ID})+/?|/[\w.-]+(?:/[\w{{}}.-]+)+")
-_IDENTIFIER_AT_START = re.compile(
-    rf"(?<![^\W{_CJK}])(?<![+-]){_ID}(?:[./@:]{_ID})+/?|/[\w.-]+(?:/[\w{{}}.-]+)+"
-)
-# What every identifier holds: two runs of its letters joined by a separator, or a
-# path of two parts. The patterns start with a character, which is quick to look for.
-_JOINED = re.compile(rf"[./@:](?<=(?:[^\W{_CJK}]|[+-])[./@:])(?:[^\W{_CJK}]|[+-])")
-_PATH = re.compile(r"/[\w.-]+/")
-_DIGIT = re.compile(r"\d")
-_BACKTICKED = re.compile(r"`([^`\n]+)`")
-_LETTER = re.compile(r"[A-Za-z]")
-_CJK_START = re.compile(rf"[{_CJK}]")
-_LATIN_WORD = re.compile(r"[a-z]+")
-_DAY_ZH = re.compile(r"周[一二三四五六日天]|星期[一二三四五六日天]")
-_CAPITALS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_SMALL_LETTERS = _CAPITALS.lower()
-_DIGITS = b"0123456789"
-# Each pattern starts with the character it needs, which is quick to look for; the
-# character before it is checked after.
-_CAPITALISED = re.compile(r"[A-Z](?<![\w.][A-Z])[\w+#]*")
-_CAMEL = re.compile(r"\b[a-z]++[A-Z]\w*")
-_CAMEL_HINT = re.compile(r"[a-z][A-Z]")
-
-
-_NEGATIVE = re.compile(
-    r"\b(?:never|not|no|don't|dont|do not|avoid|without|forbidden|stop)\b|[不别勿禁]", re.I
-)
-_NEGATIONS = word_set("never not no don dont avoid without forbidden stop 不 别 勿 禁")
-_POSITIVE = re.compile(r"\b(?:always|must|required|only)\b|必须|一律|总是", re.I)
-# The words of `_NEGATIVE` and `_POSITIVE` in ASCII text, but "don't" and "do not".
-_NEGATIVE_WORDS = word_set("never not no dont avoid without forbidden stop")
-_POSITIVE_WORDS = word_set("always must required only")
-
-
-def tokens(text: str) -> list[str]:
-    """Words (and single Chinese, Japanese or Korean characters), case-folded."""
-    return _TOKEN.findall(text.casefold())
-
-
-def normalise(text: str) -> str:
-    """What a re-wording changes without meaning to, made equal: width, case, dashes."""
-    text = unicodedata.normalize("NFKC", text)
-    return text if text.isascii() else _DASH.sub("-", text)  # the dashes are not ASCII
-
-
-_DASH = re.compile(r"[\u2010-\u2015\u2212\u30fc]")
-
-
-@functools.lru_cache(maxsize=65536)
-def _canonical(word: str) -> str:
-    stemmed = stem(word)
-    return SYNONYMS.get(stemmed, SYNONYMS.get(word, stemmed))
-
-
-_WORDING = frozenset(_canonical(word) for word in WORDING)
-_QUALIFIERS = frozenset(_canonical(word) for word in QUALIFIERS)
-_COMPONENTS = frozenset(_canonical(word) for word in COMPONENTS)
-
-
-def content_words(text: str) -> frozenset[str]:
-    """The words that say something, normalised; Chinese text as character bigrams."""
-    return _content_words(normalise(text).casefold())
-
-
-_EXACT_WORD = re.compile(r"\w+")
-_ASCII_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
-# ASCII text read by byte tables rather than patterns (most memories are such text):
-# `_WORD` keeps words of letters and numbers, `\w+` the runs `_Profile.exact` joins.
-_ASCII_WORD_BYTES = bytes(c if re.match(r"\w", chr(c)) else 32 for c in range(128)) + b" " * 128
-_ASCII_LETTER_BYTES = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
-
-
-class _AsciiWords(dict[bytes, str | None]):
-    """A word of ASCII letters → its canonical form, or None for a stopword (and, when
-    `meaningful`, for a filler word: `WORDING`)."""
-
-    def __init__(self, meaningful: bool) -> None:
-        super().__init__()
-        self.fillers = _WORDING if meaningful else frozenset()
-
-    def __missing__(self, word: bytes) -> str | None:
-        if len(self) >= 65536:  # vocabularies of many directories: start again
-            self.clear()
-        text = word.decode("ascii")
-        canonical = None if text in STOPWORDS else _canonical(text)
-        found = self[word] = None if canonical in self.fillers else canonical
-        return found
-
-
-_ascii_words, _ascii_meaningful_words = _AsciiWords(False), _AsciiWords(True)
-
-
-def _content_words(folded: str) -> frozenset[str]:
-    """`content_words` of text already normalised and case-folded."""
-    if folded.isascii():  # no Chinese: every word is one word
-        return _ascii_content_words(folded, _ascii_words)[0]
-    found: set[str] = set()
-    # Each distinct word once: what a word adds does not depend on how often it occurs.
-    for word in set(_WORD.findall(folded)):
-        if _CJK_START.match(word):
-            found.update(_chinese_words(word))
-        elif word not in STOPWORDS:
-            found.add(_canonical(word))
-    return frozenset(found)
-
-
-def _ascii_content_words(folded: str, known: _AsciiWords) -> tuple[frozenset[str], str]:
-    """`_content_words` of ASCII text (less `WORDING` with `_ascii_meaningful_words`),
-    and its runs of word characters joined by spaces (`_Profile.exact`): the words of
-    `_WORD` are runs of letters a-z and numbers, and a number is only looked for when
-    the text has a digit."""
-    raw = folded.encode("ascii")
-    runs = raw.translate(_ASCII_WORD_BYTES)
-    letters = raw.translate(_ASCII_LETTER_BYTES)
-    found = set(map(known.__getitem__, letters.split()))
-    found.discard(None)
-    if letters != runs:  # a digit or an underscore
-        numbers = set(_ASCII_NUMBER.findall(folded)) - STOPWORDS
-        found.update(word for word in map(_canonical, numbers) if word not in known.fillers)
-    return frozenset(found), b" ".join(runs.split()).decode("ascii")  # type: ignore[arg-type]
-
-
-def _chinese_words(run: str) -> set[str]:
-    """The words of a run of Chinese: glossary words as their English, and the
-    characters between them as character bigrams (a lone character as itself)."""
-    found: set[str] = set()
-    chars: list[str] = []
-    for piece, english in [*segment(run), ("", True)]:
-        if not english:
-            if piece not in STOPWORDS:
-                chars.append(piece)
-            continue
-        found.update(a + b for a, b in itertools.pairwise(chars))
-        if len(chars) == 1:
-            found.add(chars[0])
-        chars = []
-        found.update(
-            _canonical(w) for word in piece.split() if (w := word.casefold()) not in STOPWORDS
-        )
-    return found
-
-
-def facts(text: str) -> frozenset[str]:
-    """The facts of a memory's text (see the module's docstring), normalised."""
-    return _facts(normalise(text))
-
-
-def _facts(text: str) -> frozenset[str]:
-    found: set[str] = set()
-    bare = text
-    if "`" in text:
-        for match in _BACKTICKED.finditer(text):
-            found.add("`" + match.group(1).strip().casefold())
-        bare = _BACKTICKED.sub(" ", text)
-    # Identifiers leave the text (3.11 or 2025-07-15, no letter in it, is a number, below).
-    pieces: list[str] = []
-    at = 0
-    for match in _identifiers(bare):
-        identifier = match.group(0)
-        if _LETTER.search(identifier):
-            found.add(identifier.casefold().rstrip("/.:"))
-            pieces += (bare[at : match.start()], " ")
-            at = match.end()
-    if at:
-        bare = "".join(pieces) + bare[at:]
-    raw = bare.encode()
-    if _DIGIT.search(bare) if not bare.isascii() else len(raw.translate(None, _DIGITS)) < len(raw):
-        found.update(match.group(1) for match in _NUMBER.finditer(bare))
-    for match in () if _shouted(raw) else _CAPITALISED.finditer(bare):
-        word = match.group(0).casefold()
-        # A capitalised common word ("Never", "Ask") starts a sentence; it names nothing.
-        if word not in STOPWORDS and word not in DAYS and stem(word) not in SYNONYMS:
-            found.add(stem(word))
-    if _CAMEL_HINT.search(bare):
-        found.update(match.group(0) for match in _CAMEL.finditer(bare))
-    folded = bare.casefold()
-    if bare.isascii():
-        _ascii_day_and_rule_facts(folded, found)
-        return frozenset(found)
-    found.update(DAY_SET.intersection(_LATIN_WORD.findall(folded)))
-    if "周" in folded or "星期" in folded:
-        found.update(match.group(0) for match in _DAY_ZH.finditer(folded))
-    if _NEGATIVE.search(bare):
-        found.add("<never>")
-    if _POSITIVE.search(bare):
-        found.add("<always>")
-    return frozenset(found)
-
-
-def _ascii_day_and_rule_facts(lowered: str, found: set[str]) -> None:
-    """The days, months and rule polarity of lowercase ASCII text, into `found`: what
-    `_LATIN_WORD`, `_NEGATIVE` and `_POSITIVE` find there, read from its words (a
-    word between two word boundaries is a run of word characters)."""
-    raw = lowered.encode("ascii")
-    if any(day in lowered for day in DAYS):
-        found.update(DAY_SET.intersection(raw.translate(_ASCII_LETTER_BYTES).decode().split()))
-    words = set(raw.translate(_ASCII_WORD_BYTES).decode().split())
-    # "do not" holds the word "not"; "don't" is two words.
-    if not _NEGATIVE_WORDS.isdisjoint(words) or ("don't" in lowered and _NEGATIVE.search(lowered)):
-        found.add("<never>")
-    if not _POSITIVE_WORDS.isdisjoint(words):
-        found.add("<always>")
-
-
-def _identifiers(text: str) -> Iterator[re.Match[str]]:
-    """`_IDENTIFIER.finditer(text)`, in time linear in the text: that pattern tries
-    every letter of a word as an identifier's start, and each attempt reads to the
-    word's end. One that starts inside a run of identifier letters fails when one at
-    the run's start did, so `_IDENTIFIER_AT_START` tries only a run's first letter.
-    The two differ only after a path ("/a/b") that a "+" follows: then the pattern."""
-    if not _JOINED.search(text) and not _PATH.search(text):
-        return iter(())  # nothing joins two runs of letters
-    found = list(_IDENTIFIER_AT_START.finditer(text))
-    if any(m.group(0)[0] == "/" and text[m.end() : m.end() + 1] == "+" for m in found):
-        return _IDENTIFIER.finditer(text)
-    return iter(found)
-
-
-def _shouted(raw: bytes) -> bool:
-    """Whether text (UTF-8) is written all in capitals (more than 20 letters A-Z, over
-    60% of them capitals): then capitals name nothing."""
-    capitals = len(raw) - len(raw.translate(None, _CAPITALS))
-    letters = capitals + len(raw) - len(raw.translate(None, _SMALL_LETTERS))
-    return letters > 20 and capitals > 0.6 * letters
+_QUALIFIERS = frozenset(canonical(word) for word in QUALIFIERS)
+_COMPONENTS = frozenset(canonical(word) for word in COMPONENTS)
+_ROLES_AND_UNITS = frozenset(canonical(word) for word in ROLES | UNITS)
+_QUALIFIERS_AND_COMPONENTS = _QUALIFIERS | _COMPONENTS
 
 
 @dataclass(frozen=True)
@@ -357,125 +170,6 @@ class DuplicateGroup:
     kept_because: str = ""
 
 
-@dataclass
-class _Profile:
-    words: frozenset[str]  # meaningful: content words less `WORDING`
-    exact: str  # the normalised text, for exact copies
-    text: str  # normalised
-    _facts: frozenset[str] | None = None
-    _shape: Shape | None = None
-    _spelled: frozenset[str] | None = None
-
-    # Found only for the few pairs whose words already make them look like
-    # duplicates, not for every memory of the directory: several regex passes each.
-    @property
-    def facts(self) -> frozenset[str]:
-        if self._facts is None:
-            self._facts = _facts(self.text)
-        return self._facts
-
-    @property
-    def shape(self) -> Shape:
-        if self._shape is None:
-            self._shape = _shape(self.text)
-        return self._shape
-
-    @property
-    def spelled(self) -> frozenset[str]:
-        """Every word as written (case-folded), for misspelt words and words written
-        joined or apart."""
-        if self._spelled is None:
-            if self.text.isascii():  # then case-folding splits or joins no word
-                self._spelled = frozenset(_SPELLED.findall(self.text.lower()))
-            else:
-                self._spelled = frozenset(word.casefold() for word in _SPELLED.findall(self.text))
-        return self._spelled
-
-
-def _profile(memory: Candidate) -> _Profile:
-    text = reworded(in_english(normalise(memory.text)))
-    folded = text.casefold()
-    if folded.isascii():
-        words, exact = _ascii_content_words(folded, _ascii_meaningful_words)
-        return _Profile(words, exact, text)
-    words, exact = _content_words(folded), " ".join(_EXACT_WORD.findall(folded))
-    return _Profile(words - _WORDING, exact, text)
-
-
-_SHAPE_TOKEN = re.compile(
-    rf"(?P<cjk>[{_CJK}]+)|(?P<number>\d+(?:[.:,]\d+)*)|(?P<word>[^\W\d_{_CJK}]+)"
-    r"|(?P<sentence>[.!?](?=\s|$)|[。！？\n])|(?P<clause>[,;:()\[\]，；：、（）—–]|\s-\s)"
-)
-_SPELLED = re.compile(r"[^\W\d_]+")
-
-
-def _shape(text: str) -> Shape:
-    """The words of a memory in order for `memsync.dream.rewording`: grammar left
-    out; names are numbers, days and words capitalised where a sentence does not
-    start; clauses end at sentence ends, lines, commas, colons, brackets and dashes."""
-    words: list[Word] = []
-    negative: set[int] = set()
-    clause = sentence = 0
-    starts = True
-    # A sentence said twice (a description repeating the body's first line) once.
-    said: set[tuple[str, ...]] = set()
-    begins = 0
-    for kind, token in _shape_tokens(text):
-        if kind in ("sentence", "clause"):
-            clause += 1
-            if kind == "sentence":
-                sentence, starts = sentence + 1, True
-                begins = _once(words, begins, said)
-            continue
-        folded = token.casefold()
-        initial, starts = starts, False
-        if folded in GRAMMAR or (kind == "cjk" and folded in STOPWORDS):
-            continue
-        if folded in _NEGATIONS:
-            negative.add(clause)
-        word = folded if kind != "word" else _canonical(folded)
-        if kind == "number":
-            name = True
-        elif kind == "word":
-            name = folded in DAY_SET or (
-                token[0].isupper() and not initial and _may_name(folded, word)
-            )
-        else:  # Chinese the glossary does not cover: a name, as far as anyone can tell
-            name = kind == "cjk"
-        meaningful = folded not in STOPWORDS and word not in _WORDING
-        words.append(Word(word, name, clause, sentence, meaningful))
-    _once(words, begins, said)
-    return Shape(tuple(words), frozenset(negative))
-
-
-def _shape_tokens(text: str) -> Iterator[tuple[str, str]]:
-    """(kind, token) for each token of `_SHAPE_TOKEN`, a run of Chinese read through
-    the glossary: English words as words, other characters one by one."""
-    for match in _SHAPE_TOKEN.finditer(text):
-        kind, token = match.lastgroup or "", match.group(0)
-        if kind != "cjk":
-            yield kind, token
-            continue
-        for piece, english in segment(token):
-            for word in piece.split() if english else [piece]:
-                yield ("word", word) if english else ("cjk", word)
-
-
-def _once(words: list[Word], begins: int, said: set[tuple[str, ...]]) -> int:
-    """Drop the sentence `words[begins:]` when an earlier one said the same words;
-    returns where the next sentence begins."""
-    sentence = tuple(word.text for word in words[begins:])
-    if sentence in said:
-        del words[begins:]
-    said.add(sentence)
-    return len(words)
-
-
-def _may_name(folded: str, canonical: str) -> bool:
-    """Whether a capitalised word can be a name: not a stopword, not a filler word."""
-    return folded not in STOPWORDS and canonical not in _WORDING and canonical not in SYNONYMS
-
-
 def survivor_key(memory: Candidate) -> tuple[datetime, int, int, str]:
     """Which copy survives a merge: the newer, then the longer, then the more linked,
     then the first by path (reversed, so a re-run always picks the same one)."""
@@ -491,7 +185,7 @@ def find_duplicates(
     duplicate of that one, so a chain of merely similar memories (A like B, B like
     C, A unlike C) never collapses into one.
     """
-    profiles = [_profile(memory) for memory in memories]
+    profiles = [profile_of(memory.text) for memory in memories]
     linked: dict[int, set[int]] = defaultdict(set)
     verdicts: dict[tuple[int, int], str] = {}
     for first, second in _candidate_pairs(memories, profiles, conservative):
@@ -536,7 +230,7 @@ def _kept_because(keeper: Candidate, others: list[Candidate]) -> str:
 
 
 def _candidate_pairs(
-    memories: Sequence[Candidate], profiles: list[_Profile], conservative: bool
+    memories: Sequence[Candidate], profiles: list[Profile], conservative: bool
 ) -> set[tuple[int, int]]:
     """The pairs worth a `duplicate_reason` (`memsync.dream.blocking`)."""
     return candidate_pairs(
@@ -550,7 +244,19 @@ def _candidate_pairs(
 
 def _close(shared: int, one: int, other: int, conservative: bool) -> bool:
     """Whether two memories of `one` and `other` words, `shared` of them in both, can
-    be duplicates by those counts alone (unless their text is the same)."""
+    be duplicates by those counts alone (unless their text is the same): by their
+    words, or (in a personal dream) by their facts in other words."""
+    if _worded_close(shared, one, other, conservative):
+        return True
+    return (
+        not conservative
+        and shared >= MIN_SHARED_FACT_WORDS
+        and (shared >= FACT_OVERLAP * min(one, other))
+    )
+
+
+def _worded_close(shared: int, one: int, other: int, conservative: bool) -> bool:
+    """`_close` for the word judge alone."""
     if shared < MIN_SHARED_WORDS:
         return False
     if conservative:
@@ -567,13 +273,18 @@ def _slack(size: int, conservative: bool) -> int:
     still be a duplicate of it (-1: it is none's, unless their text is the same).
     Taken as large as can be: in a conservative dream an equal size, as a larger one
     only lowers their resemblance; otherwise the larger's size does not count."""
-    lacking = [m for m in range(size + 1) if _close(size - m, size, size, conservative)]
-    return max(lacking, default=-1)
+    lacking = [m for m in range(size + 1) if _worded_close(size - m, size, size, conservative)]
+    if conservative:
+        return max(lacking, default=-1)
+    # Memories in other words are looked for through their rarest words only (their
+    # names and numbers, which a restatement keeps): not through every word they may lack.
+    restated = [m for m in range(size + 1) if _close(size - m, size, size, conservative)]
+    return max([*lacking, min(max(restated, default=-1), FACT_LOOKUPS - 1)])
 
 
 def duplicate_reason(
-    one: _Profile,
-    other: _Profile,
+    one: Profile,
+    other: Profile,
     conservative: bool = False,
 ) -> str | None:
     """Why two memories of one type are duplicates, or None when they are not."""
@@ -581,21 +292,23 @@ def duplicate_reason(
         return "the same text"
     # Every test below must pass; the costliest (facts, word order) come last.
     shared = len(one.words & other.words)
-    if not _close(shared, len(one.words), len(other.words), conservative):
-        return None
+    if not _worded_close(shared, len(one.words), len(other.words), conservative):
+        return None if conservative else _facts_reason(one, other, shared)
     resemblance = shared / (len(one.words) + len(other.words) - shared)  # the union's size
     containment = shared / min(len(one.words), len(other.words))
     if conservative:
         alike = one.facts == other.facts
         return f"{resemblance:.0%} alike" if alike and not _swapped(one, other) else None
+    return _worded_reason(one, other, resemblance, containment) or _facts_reason(one, other, shared)
+
+
+def _worded_reason(
+    one: Profile, other: Profile, resemblance: float, containment: float
+) -> str | None:
+    """Why two memories are duplicates by their words: only one side adds any (see the
+    module's docstring), or None."""
     # A misspelt word ("recieve") or one written joined ("oncall") is no difference.
-    lacking, missing = one.words - other.words, other.words - one.words
-    only_one, only_other = _without_typos(lacking, missing)
-    only_one, only_other = _without_joined(one, only_one, other, only_other)
-    only_one, only_other = (
-        _without_misspelt(one, only_one, other),
-        _without_misspelt(other, only_other, one),
-    )
+    only_one, only_other = _reconciled(one, other)
     if only_one and only_other:
         return None
     # A memory wholly inside a longer one (the same plus new lines) is still a copy.
@@ -619,41 +332,162 @@ def duplicate_reason(
     return f"{resemblance:.0%} alike, the same facts"
 
 
-def _swapped(one: _Profile, other: _Profile) -> bool:
-    return names_swapped(one.shape, other.shape) or names_moved(one.shape, other.shape)
+def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
+    """Why two memories that each say words the other does not (`shared` words in
+    both) are duplicates by the facts they state, or None (see the module's docstring,
+    "by facts")."""
+    if shared < MIN_SHARED_FACT_WORDS:
+        return None
+    if shared < FACT_OVERLAP * min(one.comparable, other.comparable):
+        return None
+    # A qualifier or a kind of component only one side says makes another thing of
+    # what both say ("deploys to staging", "the Ledger worker"): first, as it is cheap.
+    if not _QUALIFIERS_AND_COMPONENTS.isdisjoint(one.words ^ other.words):
+        return None
+    if one.capitalised - other.words and other.capitalised - one.words:
+        return None  # each names something the other does not: no facts to compare
+    # The same verdict whichever comes first: the one with fewer facts, then words.
+    one, other = sorted((one, other), key=lambda p: (len(p.facts), len(p.words), p.exact))
+    smaller, larger = one, other
+    if _fact_weight(smaller.facts) < MIN_FACT_WEIGHT or not _facts_within(smaller, larger):
+        return None
+    if (_NEVER in smaller.facts) != (_NEVER in larger.facts):
+        return None
+    only_one, only_other = _reconciled(one, other)
+    if not only_one and not only_other:
+        return None  # the same words: the word judge's to say
+    if _unread(only_one) or _unread(only_other):
+        return None  # Chinese the glossary does not read may say "formerly", "no longer"
+    if _contrasted(one, only_one, other, other_only=only_other):
+        return None
+    added_facts = not _facts_within(larger, smaller)
+    if added_facts and not _facts_added_apart(smaller, larger):
+        return None
+    if not only_one or not only_other:  # one holds the other: nothing may be replaced
+        within, holding, added = (one, other, only_other) if only_other else (other, one, only_one)
+        # Chinese the glossary does not read stands in for English words: no substitute.
+        latin = {word for word in added if not CJK_START.match(word)}
+        if latin and replaces_something(within.shape, holding.shape, latin):
+            return None
+    if (
+        substituted(one.shape, other.shape, only_one, only_other)
+        or substituted(other.shape, one.shape, only_other, only_one)
+        or negation_added(one.shape, other.shape)
+        or negation_added(other.shape, one.shape)
+        or _swapped(one, other)
+    ):
+        return None
+    if added_facts:
+        return "the same facts in other words, and the other adds to them"
+    return "the same facts in other words"
 
 
-def _facts_within(smaller: _Profile, larger: _Profile) -> bool:
+_NEVER = "<never>"
+
+
+def _unread(words: set[str]) -> bool:
+    """Whether words one memory says alone hold Chinese the glossary does not read (a
+    character pair; a lone character between glossary words is let pass)."""
+    return any(len(word) > 1 and CJK_START.match(word) for word in words)
+
+
+def _facts_added_apart(smaller: Profile, larger: Profile) -> bool:
+    """Whether what the larger memory adds is said apart from what the two share: every
+    name it adds (or component after a name) in a clause of its own, and every fact of
+    the smaller in a clause the two share. "Billing API is owned by the Ledger team;
+    escalate to Tom Berg" holds every fact of "Escalate Ledger incidents to Tom Berg",
+    but says "Ledger" of another thing. A capitalised word that starts a sentence and
+    is nowhere else capitalised ("Retention on …") names nothing to add."""
+    if name_added_where_shared(smaller.shape, larger.shape, _COMPONENTS):
+        return False
+    fresh = new_clauses(larger.shape, {word.text for word in smaller.shape.words})
+    words = larger.shape.words
+    # A capitalised word starting a sentence names something when a name follows it
+    # ("Billing API …"), not otherwise ("Retention on …").
+    named = {word.text for word in words if word.name} | {
+        word.text for word, after in itertools.pairwise(words) if after.name
+    }
+    added = {f for f in larger.facts - smaller.facts if f.isalnum() and f in named}
+    shared_words = {w.text for w in larger.shape.words if w.clause not in fresh}
+    kept = {f for f in smaller.facts if f.isalnum() and f in larger.words}
+    return kept <= shared_words | {stem(word) for word in shared_words} and not any(
+        word.clause not in fresh and word.text in added for word in larger.shape.words
+    )
+
+
+def _fact_weight(found: frozenset[str]) -> int:
+    """How much a set of facts pins a memory down: a name, number or day counts one,
+    an identifier or a command two (one alone says what the memory is about)."""
+    return sum(
+        2 if fact.startswith("`") or not fact.isalnum() else 1
+        for fact in found
+        if not fact.startswith("<")
+    )
+
+
+def _reconciled(one: Profile, other: Profile) -> tuple[set[str], set[str]]:
+    """The words each side says and the other does not, less misspelt words and words
+    written joined on one side and apart on the other."""
+    only_one, only_other = _without_typos(one.words - other.words, other.words - one.words)
+    only_one, only_other = _without_joined(one, only_one, other, only_other)
+    return _without_misspelt(one, only_one, other), _without_misspelt(other, only_other, one)
+
+
+def _contrasted(one: Profile, only_one: set[str], other: Profile, other_only: set[str]) -> bool:
+    """Whether either memory says a role or a unit the other lacks ("owns" / "is on
+    call for", "seconds" / "minutes", "reviews" / nothing) in a clause the two share:
+    then the same names and numbers may state another fact, and when unsure nothing
+    merges. In a clause of its own such a word is a fact added."""
+    mine = only_one & _ROLES_AND_UNITS
+    theirs = other_only & _ROLES_AND_UNITS
+    return bool(
+        (mine and added_where_shared(other.shape, one.shape, mine))
+        or (theirs and added_where_shared(one.shape, other.shape, theirs))
+    )
+
+
+def _swapped(one: Profile, other: Profile) -> bool:
+    """Whether the two say their shared words in another arrangement that changes a
+    fact: names traded, a name moved to another sentence, names regrouped, a denial
+    moved to another word (`memsync.dream.rewording`)."""
+    first, second = one.shape, other.shape
+    return (
+        names_swapped(first, second)
+        or names_moved(first, second)
+        or names_regrouped(first, second)
+        or negation_moved(first, second)
+    )
+
+
+def _facts_within(smaller: Profile, larger: Profile) -> bool:
     """Whether every fact of `smaller` is one of `larger`'s; a word capitalised in one
     and not the other ("Incident postmortems …", "postmortems for incidents"), or
     written in Chinese in the other ("周二", "Tuesday"), is the same word, and a
     capitalised filler word ("Run …") no fact."""
     return all(
         fact.isalpha()
-        and not (larger.words | _WORDING).isdisjoint(
-            (fact, SYNONYMS.get(fact, fact), _canonical(translated(fact).casefold()))
+        and not (larger.words | FILLER_WORDS).isdisjoint(
+            (fact, SYNONYMS.get(fact, fact), canonical(translated(fact).casefold()))
         )
         for fact in smaller.facts - larger.facts
     )
 
 
-def _without_misspelt(one: _Profile, only_one: set[str], other: _Profile) -> set[str]:
+def _without_misspelt(one: Profile, only_one: set[str], other: Profile) -> set[str]:
     """`only_one` less the words `one` spells one edit away from a word only `other`
     spells ("comits", "enviroment"), filler words included."""
     if not only_one:
         return only_one
-    mine = [w for w in one.spelled if _canonical(w) in only_one and _misspellable(w)]
+    mine = [w for w in one.spelled if canonical(w) in only_one and _misspellable(w)]
     if not mine:
         return only_one
     theirs = [word for word in other.spelled - one.spelled if _misspellable(word)]
-    misspelt = {
-        _canonical(word) for word in mine if any(_one_edit(word, their) for their in theirs)
-    }
+    misspelt = {canonical(word) for word in mine if any(_one_edit(word, their) for their in theirs)}
     return only_one - misspelt
 
 
 def _without_joined(
-    one: _Profile, only_one: set[str], other: _Profile, only_other: set[str]
+    one: Profile, only_one: set[str], other: Profile, only_other: set[str]
 ) -> tuple[set[str], set[str]]:
     """The words each side lacks, less a word one side writes joined and the other
     apart or hyphenated ("oncall", "on-call"; "pgbouncer", "pg bouncer")."""
@@ -665,7 +499,7 @@ def _without_joined(
             parts = [word[:cut] for cut in range(2, len(word) - 1)]
             if any(part in spelled and word[len(part) :] in spelled for part in parts):
                 words.discard(word)
-                theirs.difference_update(_canonical(part) for part in spelled if part in word)
+                theirs.difference_update(canonical(part) for part in spelled if part in word)
     return left, right
 
 

@@ -58,6 +58,7 @@ _ENTRIES = """
 编写 write|写 write|读 read|调用 call|限流 rate limit|说明 docs
 数据 data|表 table|消息 message|事件 event|付款 payment|支付 payment
 订单 order|账单 bill|发票 invoice|搜索 search|认证 auth|登录 login
+主题 topic|保留 keep|延迟 latency|跑 run|日语 japanese|讨论 discuss|问题 issue
 跳过 skip|钩子 hook|一次 once|有一次 once|进 into|进了 into|让 let|导致 cause|因为 because
 所以 so|如果 if|否则 otherwise|然后 then|已经 already|还 still|没有 not|没 not|需要 need
 应该 should|可以 can|时 when|时候 when|的时候 when|以后 after|以前 before|并且 and|而且 and

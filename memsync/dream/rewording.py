@@ -17,18 +17,26 @@ a name (a capitalised word, a number, a day) or not, and numbered by clause.
 from __future__ import annotations
 
 import difflib
+import itertools
 from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
+    """A word of a memory in order (a named tuple: a memory of a few hundred words
+    makes as many, and a tuple is quicker to make than a frozen dataclass)."""
+
     text: str  # normalised: case-folded, stemmed, synonyms mapped
     name: bool  # a capitalised word, a number or a day: what a fact is about
     clause: int  # the clause it is in, counted from 0
     sentence: int  # the sentence it is in, counted from 0
     meaningful: bool  # counted when comparing word sets (not filler)
+    # The part of its sentence it is in, counted from 0: sentences split at ";" and at
+    # "and", "but", "while" (what one statement of several says, "X deploys on Tuesday;
+    # Y on Thursday").
+    part: int = 0
 
 
 @dataclass(frozen=True)
@@ -246,3 +254,69 @@ def names_swapped(one: Shape, other: Shape) -> bool:
         if not (here & anywhere_there) and not (there & anywhere_here):
             return True
     return False
+
+
+def names_regrouped(one: Shape, other: Shape, either: bool = False) -> bool:
+    """Whether names said together in one memory are said apart in the other, both
+    ways: "Geo API deploys on Tuesday; Maps API on Thursday" against "Geo API deploys on
+    Thursday; Maps API on Tuesday", or "Atlas team owns Geo API and Orbit team owns
+    Maps API" and the owners swapped. A re-wording may join what was said apart (a list
+    made a sentence) or split what was said together, not both at once; `either` asks
+    whether it did one or the other ("Escalate Ledger incidents to Tom Berg" against
+    "Billing API is owned by the Ledger team; escalate to Tom Berg")."""
+    # A word capitalised at a sentence's start in one is a name in the other.
+    names = {word.text for word in one.words + other.words if word.name}
+    first, second = _together(one, names), _together(other, names)
+    present_first = names.intersection(word.text for word in one.words)
+    present_second = names.intersection(word.text for word in other.words)
+    split = any(pair <= present_second and pair not in second for pair in first)
+    joined = any(pair <= present_first and pair not in first for pair in second)
+    return (split or joined) if either else (split and joined)
+
+
+def _together(shape: Shape, names: Collection[str]) -> set[frozenset[str]]:
+    """Pairs of distinct `names` said in one part of a sentence (`Word.part`)."""
+    parts: dict[int, set[str]] = defaultdict(set)
+    for word in shape.words:
+        if word.text in names:
+            parts[word.part].add(word.text)
+    return {
+        frozenset(pair)
+        for said in parts.values()
+        for pair in itertools.combinations(sorted(said), 2)
+    }
+
+
+def negation_moved(one: Shape, other: Shape) -> bool:
+    """Whether one memory denies a word the other says plainly (in no denied clause),
+    and the other denies one the first says plainly: "Pin actions to a commit SHA, not a
+    tag" against "Pin actions to a tag, not a commit SHA". One way only is a re-wording
+    ("Never mock the database in tests; use a real one" against "Tests use a real
+    database, never a mock")."""
+    denied_one, plain_one = _denied_and_plain(one)
+    denied_other, plain_other = _denied_and_plain(other)
+    return bool(denied_one & (plain_other - denied_other)) and bool(
+        denied_other & (plain_one - denied_one)
+    )
+
+
+def _denied_and_plain(shape: Shape) -> tuple[set[str], set[str]]:
+    denied = {w.text for w in shape.words if w.meaningful and w.clause in shape.negative}
+    plain = {w.text for w in shape.words if w.meaningful and w.clause not in shape.negative}
+    return denied, plain
+
+
+def substituted(one: Shape, other: Shape, only_one: set[str], only_other: set[str]) -> bool:
+    """Whether, the two word sequences aligned, a word only `one` says stands where a
+    word only `other` says: "Media API memory limit: 512 MB" against "Media API upload
+    limit: 512 MB". A re-wording in other words moves and adds phrases around the
+    facts; one thing put in the place of another is another fact."""
+    first = [word.text for word in one.words]
+    second = [word.text for word in other.words]
+    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
+    return any(
+        operation == "replace"
+        and not only_one.isdisjoint(first[start:end])
+        and not only_other.isdisjoint(second[other_start:other_end])
+        for operation, start, end, other_start, other_end in matcher.get_opcodes()
+    )

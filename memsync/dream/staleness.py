@@ -17,6 +17,9 @@ memory over 90 days tells a reviewer nothing. A memory is flagged when
   older file named as replaced (`memsync.dream.supersession`);
 - a teammate's newer memory in ``team/`` does so (contradicted).
 
+Newer is by the last change in Git and, between memories one commit changed (an
+import), by the ``updated`` (else ``created``) date of their frontmatter.
+
 What counts as citing the checkout is kept narrow, so a flag is worth reading: a path
 counts only when its first folder exists in the checkout (``src/…``, ``scripts/…``)
 or, for a bare file name in backticks, when it has an extension; URLs, API routes
@@ -38,6 +41,7 @@ from memsync.dream.code_values import (
     Declaration,
     ValueClaim,
     assignments,
+    checkout_text,
     declared_values,
     name_words,
     named_in_words,
@@ -57,6 +61,7 @@ from memsync.dream.declared_versions import (
 from memsync.dream.dedupe import content_words, normalise
 from memsync.dream.supersession import (
     Claims,
+    Written,
     candidates,
     claims,
     named_as_replaced,
@@ -65,8 +70,6 @@ from memsync.dream.supersession import (
 )
 from memsync.memory import MemoryFile
 
-# Code files bigger than this are not read for symbols (generated or vendored).
-MAX_CODE_FILE_BYTES = 1_000_000
 _SKIPPED_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "dist"})
 _CODE_SUFFIXES = frozenset({
     ".py", ".pyi", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".go", ".rs", ".java", ".kt",
@@ -105,8 +108,9 @@ _SYMBOL = re.compile(
     r"|[A-Za-z_]\w*\(\))$"  # call()
 )
 _ENV = re.compile(r"(?<![\w`])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+){1,})(?![\w`])")
+# A number glued to a word names a thing ("Q3", "S3", "P1"): it is no value to mask.
 _MASK = re.compile(
-    r"v?\d+(?:[.:/-]\d+)*|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    r"\bv?\d+(?:[.:/-]\d+)*|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
     re.IGNORECASE,
 )
 
@@ -159,17 +163,9 @@ class CodeCheckout:
         """Every identifier-like word of the checkout's text files."""
         self.paths  # noqa: B018 - walks the tree once, filling _files
         found: set[str] = set()
-        for relative in self._files:
-            path = self.root / relative
-            if path.is_symlink():
-                continue  # it may lead out of the checkout
-            if not _is_text_file(relative):
-                continue
-            try:
-                if path.stat().st_size > MAX_CODE_FILE_BYTES:
-                    continue
-                text = path.read_text(encoding="utf-8", errors="ignore")
-            except OSError:
+        for relative in filter(_is_text_file, self._files):
+            text = checkout_text(self.root / relative)
+            if text is None:
                 continue
             found.update(_IDENT.findall(text))
             # Read here too, so the checkout's files are read once.
@@ -236,13 +232,7 @@ class CodeCheckout:
     def assigned(self, relative: str) -> dict[str, str]:
         """`memsync.dream.code_values.assignments` of one file, read once."""
         if relative not in self._assigned:
-            try:
-                path = self.root / relative
-                small = path.is_file() and path.stat().st_size <= MAX_CODE_FILE_BYTES
-                text = path.read_text(encoding="utf-8", errors="ignore") if small else ""
-            except OSError:
-                text = ""
-            self._assigned[relative] = assignments(text)
+            self._assigned[relative] = assignments(checkout_text(self.root / relative) or "")
         return self._assigned[relative]
 
     def declared_values(self, names: frozenset[str]) -> dict[str, list[Declaration]]:
@@ -418,16 +408,19 @@ def find_stale(
     contradictions; `code` the checkout the memories talk about.
     """
     found: dict[str, StaleMemory] = {}
+    at = {path: _written(memory, changed_at(path)) for path, memory in memories.items()}
+    theirs_at = {path: (memory, _written(memory, when))
+                 for path, (memory, when) in (teammates or {}).items()}  # fmt: skip
     if code is not None:
         for path, memory in sorted(memories.items()):
             evidence = code_evidence(f"{memory.description or ''}\n{memory.body}", code)
             if evidence is not None:
                 found[path] = StaleMemory(shown(path), *evidence)
         _code_values(memories, code, shown, found)
-    keys: dict[str, list[tuple[datetime, str]]] = {}
+    keys: dict[str, list[tuple[Written, str]]] = {}
     for path, memory in memories.items():
         for key in filter(None, (_name(memory), _subject(memory))):
-            keys.setdefault(key, []).append((changed_at(path), path))
+            keys.setdefault(key, []).append((at[path], path))
     for group in keys.values():
         if len(group) < 2:
             continue
@@ -444,8 +437,8 @@ def find_stale(
                     "superseded",
                     f"superseded by {shown(newest)}, a newer memory on the same subject",
                 )
-    _reworded_replacements(memories, changed_at, shown, teammates or {}, found)
-    for shown_path, (theirs, when) in sorted((teammates or {}).items()):
+    _reworded_replacements(memories, at.__getitem__, shown, theirs_at, found)
+    for shown_path, (theirs, when) in sorted(theirs_at.items()):
         for key in filter(None, (_name(theirs), _subject(theirs))):
             for mine_at, path in keys.get(key, []):
                 if mine_at < when and path not in found and _differs(memories[path], theirs):
@@ -493,7 +486,7 @@ def _code_values(
 
 def _named_as_replaced(
     memories: Mapping[str, MemoryFile],
-    changed_at: Callable[[str], datetime],
+    changed_at: Callable[[str], Written],
     shown: Callable[[str], str],
     found: dict[str, StaleMemory],
 ) -> None:
@@ -510,9 +503,9 @@ def _named_as_replaced(
 
 def _reworded_replacements(
     memories: Mapping[str, MemoryFile],
-    changed_at: Callable[[str], datetime],
+    changed_at: Callable[[str], Written],
     shown: Callable[[str], str],
-    teammates: Mapping[str, tuple[MemoryFile, datetime]],
+    teammates: Mapping[str, tuple[MemoryFile, Written]],
     found: dict[str, StaleMemory],
 ) -> None:
     """Superseded and contradicted memories however the newer one is worded
@@ -544,6 +537,20 @@ def _reworded_replacements(
                 f"{kind} by {by}, {whose} on the same subject "
                 f"({change[1]} where this one says {change[0]})",
             )
+
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
+def _written(memory: MemoryFile, changed: datetime) -> Written:
+    """When a memory was last written, to tell the newer of two: its last change, then,
+    between memories changed at once (one commit imported them), the ISO date its
+    frontmatter gives (``updated``, else ``created``)."""
+    for field_name in ("updated", "created"):
+        stated = _ISO_DATE.match(str(memory.metadata.get(field_name) or ""))
+        if stated:
+            return changed, stated.group(0)
+    return changed, ""
 
 
 def _differs(first: MemoryFile, second: MemoryFile) -> bool:

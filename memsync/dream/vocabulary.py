@@ -107,6 +107,29 @@ COMPONENTS = word_set(
 )
 
 
+# What a person does to a thing, and the units a number is counted in: two memories
+# stating the same names and numbers say another fact when one has one of these the
+# other lacks ("Pia Holm owns the Geo API" / "Pia Holm is on call for the Geo API";
+# "50 MB" / "50 GB" is a fact, "512 MB memory limit" / "512 MB upload limit" is not
+# the same limit). Read only by the judge that compares facts rather than wording.
+ROLES = word_set(
+    """
+    own owner oncall call review reviewer write writer approve approver escalate page
+    contact lead test lint build backup restore reset read merge rebase squash revert
+    rollback monitor alert block allow enable disable add remove create open close
+    start stop join leave replace retire deprecate archive delete migrate
+    """
+)
+UNITS = word_set(
+    """
+    second seconds minute minutes hour hours day days week weeks month months year years
+    ms millisecond milliseconds kb mb gb tb kib mib gib tib percent replica replicas cpu
+    cpus core cores request requests connection connections thread threads user users
+    row rows item items retry retries
+    """
+)
+
+
 # Words a re-wording swaps for one another, each mapped to one of them (after the
 # stemmer). Only true synonyms in how teams write memories: never a pair like
 # staging/production or weekly/nightly, which are facts.
@@ -123,12 +146,12 @@ _SYNONYM_GROUPS = (
     "k8s kubernetes",
     "move mov migrate migrat",
     "like prefer want",
-    "approve sign-off signoff",
+    "approve sign-off signoff approval",
     "skip omit",
     "first beforehand",
     "only exclusively",
     "live locat",
-    "ask request",
+    "ask request consult",
     "pr prs pull-request",
     "ci pipeline",
     "deploy ship deployment",

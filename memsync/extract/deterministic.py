@@ -120,7 +120,7 @@ class _Directory:
             else MemoryIndex.empty()
         )
         # Ages are not needed to compare words: asking Git for them is left to recall.
-        return cls(root, index, DiskIndex(workdir, ages=False))
+        return cls(root, index, DiskIndex(workdir, ages=False, rescan=False))
 
     def close(self) -> None:
         self.known.close()

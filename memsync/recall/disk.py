@@ -7,6 +7,12 @@ to date on each open:
 
 - each topic file is keyed by ``(path, mtime_ns, size)``: one ``scandir`` and ``stat``
   per file tells which are new, changed or gone, and only those are read and parsed;
+- an extraction opens it without that ``stat`` of every file (``rescan=False``; 25 ms
+  of each extraction at 10,000 memories): the listing alone (names and inode numbers,
+  which ``scandir`` reads without a ``stat``) tells the files added, removed or replaced
+  since the last update, and only those are looked at. Every write memsync makes
+  replaces the file (a new inode), so it is always seen; a file edited in place is seen
+  at the next full update, which recall runs before every prompt;
 - a memory's age is its content's last change in Git (SPEC F4), else its mtime; ages
   are asked of Git (`MemoryRepo.ages`, itself incremental) only when ``HEAD`` moved
   since the last call.
@@ -24,6 +30,7 @@ import sqlite3
 # and recall process, for a digest it takes from here anyway.
 from _blake2 import blake2b
 from array import array
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from stat import S_ISREG
@@ -47,17 +54,28 @@ def default_location(root: Path) -> Path | None:
 class DiskIndex:
     """An up-to-date `RecallIndex` over `root` (and its ``team/``), and a confined reader."""
 
-    def __init__(self, root: Path, location: Path | None = None, *, ages: bool = True) -> None:
+    def __init__(
+        self,
+        root: Path,
+        location: Path | None = None,
+        *,
+        ages: bool = True,
+        rescan: bool = True,
+    ) -> None:
         """`ages=False` leaves the memories' ages as they were when ``HEAD`` moved (asking
         Git walks the commits since): for a caller that needs what the files say, not
-        how old they are (extraction). The next call with ages brings them up to date."""
+        how old they are (extraction). The next call with ages brings them up to date.
+        `rescan=False` looks only at the files the listing says were added, removed or
+        replaced (module docstring): for extraction, which runs after every turn."""
         self.root = Path(root)
         self._with_ages = ages
+        self._rescan = rescan
         self._confined = ConfinedRoot(self.root)
         self.location = location if location is not None else default_location(self.root)
         self._db = _connect(self.location)
         self.index = RecallIndex.on(self._db)
         self.changed = 0  # files read and indexed by the last `update`
+        self.stated = 0  # files the last `update` took a stat of
         self.update()
 
     def close(self) -> None:
@@ -65,20 +83,21 @@ class DiskIndex:
 
     def update(self) -> None:
         """Index what changed on disk since the last call; drop what is gone."""
-        scanned = self._scan()
+        self.changed = 0
+        if not self._rescan and self._update_from_listing():
+            return
+        scanned, inodes = self._scan()
+        self.stated = len(scanned)
         # The common case is that nothing changed: one digest of every (path, mtime,
-        # size) says so without loading 50,000 rows back from the index. Built in C
-        # (join, array) rather than per file in Python; kept, to tell what changed.
+        # size, inode) says so without loading 50,000 rows back from the index. Built in
+        # C (join, array) rather than per file in Python; kept, to tell what changed.
         names = "\0".join([path for path, _ in scanned]).encode()
         # One number per file for its (mtime, size): hashes of ints do not vary between
         # processes (another Python may read each file once more), and one number makes
         # the comparison with the last scan C work.
         stats = array("q", [hash(stat) for _, stat in scanned])
-        digest = blake2b(names, digest_size=16)
-        digest.update(stats.tobytes())
-        signature = digest.hexdigest()
+        signature = _signature(names, stats, inodes)
         ages = self._ages_if_head_moved() if self._with_ages else None
-        self.changed = 0
         if ages is None and self._meta("signature") == signature:
             return
         present = dict(scanned)
@@ -99,11 +118,97 @@ class DiskIndex:
             self.index.add(documents, {path: present[path] for path in changed}, committed)
         if ages is not None:
             self._set_ages(ages)
+        self._keep_scan(names, stats, inodes, signature)
+
+    def _keep_scan(
+        self, names: bytes, stats: array[int], inodes: array[int], signature: str
+    ) -> None:
         with self._db:
             self._db.executemany(
                 "INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                [("signature", signature), ("scan-paths", names), ("scan-stats", stats.tobytes())],
+                [
+                    ("signature", signature),
+                    ("scan-paths", names),
+                    ("scan-stats", stats.tobytes()),
+                    ("scan-inodes", inodes.tobytes()),
+                ],
             )
+
+    def _update_from_listing(self) -> bool:
+        """`update` from the directory listing: a ``stat`` of only the files whose name
+        or inode number is not in the last scan, the others taken as they were then
+        (an in-place edit waits for the next full update). The scan kept is amended so
+        that a full update finds it matching when nothing else changed. False when
+        the index holds no scan with inode numbers (the caller scans)."""
+        kept = self._kept_scan()
+        if kept is None:
+            return False
+        paths, inodes = self._list()
+        if "\0".join(paths).encode() == kept[0] and inodes == kept[2]:
+            return True  # nothing added, removed or replaced: compared in C
+        last = _listing(*kept)
+        new = [
+            path
+            for path, inode in zip(paths, inodes, strict=True)
+            if last.get(path, (0, 0))[1] != inode
+        ]
+        gone = last.keys() - set(paths)
+        stats_of = self._stat_each(new)
+        self.stated = len(new)
+        replaced = {path for path in new if path in last}
+        self._index_changed(stats_of, [*gone, *(replaced - stats_of.keys())], replaced)
+        listed = [
+            (path, inode, hash(stats_of[path]) if path in stats_of else last[path][0])
+            for path, inode in zip(paths, inodes, strict=True)
+            if path in stats_of or (path in last and path not in replaced)
+        ]
+        names = "\0".join([path for path, _, _ in listed]).encode()
+        stats = array("q", [stat for _, _, stat in listed])
+        numbers = array("Q", [inode for _, inode, _ in listed])
+        self._keep_scan(names, stats, numbers, _signature(names, stats, numbers))
+        return True
+
+    def _index_changed(
+        self, stats: dict[str, tuple[int, int]], removed: list[str], was: set[str]
+    ) -> None:
+        """Read and index the files at `stats` (new or replaced); drop `removed`, and
+        those of `was` (indexed before) that no longer read as a memory."""
+        changed = list(stats)
+        committed = self._committed(changed)
+        documents = []
+        for path in changed:
+            document = self._read_document(path, stats[path][0], committed.get(path))
+            if document is not None:
+                documents.append(document)
+            elif path in was:
+                removed.append(path)
+        self.changed = len(documents)
+        if removed:
+            self.index.remove(removed)
+        if documents:
+            self.index.add(documents, stats, committed)
+
+    def _kept_scan(self) -> tuple[bytes, array[int], array[int]] | None:
+        """The last scan's paths (joined), stat numbers and inode numbers, when kept."""
+        names, kept, inodes = (self._meta(k) for k in ("scan-paths", "scan-stats", "scan-inodes"))
+        if not (isinstance(names, bytes) and isinstance(kept, bytes) and isinstance(inodes, bytes)):
+            return None
+        stats, numbers = array("q"), array("Q")
+        stats.frombytes(kept)
+        numbers.frombytes(inodes)
+        return names, stats, numbers
+
+    def _stat_each(self, paths: list[str]) -> dict[str, tuple[int, int]]:
+        """(mtime_ns, size) of those of `paths` that are regular files (no link)."""
+        found = {}
+        for path in paths:
+            try:
+                stat = os.lstat(self.root / path)
+            except OSError:
+                continue
+            if S_ISREG(stat.st_mode):
+                found[path] = (stat.st_mtime_ns, stat.st_size)
+        return found
 
     def _changes_since_last_scan(
         self, scanned: list[tuple[str, tuple[int, int]]], stats: array[int]
@@ -166,13 +271,39 @@ class DiskIndex:
             scopes.append((self.root / TEAM_DIRNAME, f"{TEAM_DIRNAME}/"))
         return scopes
 
-    def _scan(self) -> list[tuple[str, tuple[int, int]]]:
-        """(path, (mtime_ns, size)) of every topic file: one stat each, no reads. The
-        stats are taken relative to the open directory (no path walk per file) and
-        their mode tells a link from a file; at 50,000 files each step counts."""
+    def _scan(self) -> tuple[list[tuple[str, tuple[int, int]]], array[int]]:
+        """(path, (mtime_ns, size)) of every topic file, and its inode number: one stat
+        each, no reads. The stats are taken relative to the open directory (no path walk
+        per file) and their mode tells a link from a file; at 50,000 files each step
+        counts."""
+        found: list[tuple[str, tuple[int, int]]] = []
+        inodes = array("Q")
+        for prefix, entry in self._entries():
+            try:
+                stat = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            # A link may lead out of the directory: not a memory here.
+            if S_ISREG(stat.st_mode):
+                found.append((prefix + entry.name, (stat.st_mtime_ns, stat.st_size)))
+                inodes.append(entry.inode())
+        return found, inodes
+
+    def _list(self) -> tuple[list[str], array[int]]:
+        """The path and inode number of every topic file, from the listing alone: no
+        stat (the entry's type as the directory gives it tells a link from a file)."""
+        paths, inodes = [], array("Q")
+        for prefix, entry in self._entries():
+            if entry.is_file(follow_symlinks=False):
+                paths.append(prefix + entry.name)
+                inodes.append(entry.inode())
+        return paths, inodes
+
+    def _entries(self) -> Iterator[tuple[str, os.DirEntry[str]]]:
+        """Each ``*.md`` entry but ``MEMORY.md`` of the directory and its ``team/``, with
+        the prefix of its path."""
         from memsync.memory import INDEX_FILENAME
 
-        found: list[tuple[str, tuple[int, int]]] = []
         for scope_root, prefix in self._scopes():
             try:
                 directory = os.open(scope_root, os.O_RDONLY | os.O_DIRECTORY)
@@ -181,19 +312,10 @@ class DiskIndex:
             try:
                 with os.scandir(directory) as entries:
                     for entry in entries:
-                        name = entry.name
-                        if not name.endswith(".md") or name == INDEX_FILENAME:
-                            continue
-                        try:
-                            stat = entry.stat(follow_symlinks=False)
-                        except OSError:
-                            continue
-                        # A link may lead out of the directory: not a memory here.
-                        if S_ISREG(stat.st_mode):
-                            found.append((prefix + name, (stat.st_mtime_ns, stat.st_size)))
+                        if entry.name.endswith(".md") and entry.name != INDEX_FILENAME:
+                            yield prefix, entry
             finally:
                 os.close(directory)
-        return found
 
     def _read_document(
         self, path: str, mtime_ns: int, committed: datetime | None
@@ -246,6 +368,21 @@ class DiskIndex:
                 "UPDATE files SET committed = ?1, modified = ?1 WHERE path = ?2",
                 [(when.timestamp(), path) for path, when in ages.items()],
             )
+
+
+def _listing(names: bytes, stats: array[int], inodes: array[int]) -> dict[str, tuple[int, int]]:
+    """Each file of a kept scan: the number for its (mtime, size), and its inode."""
+    paths = names.decode().split("\0") if names else []
+    if not len(paths) == len(stats) == len(inodes):
+        return {}  # a damaged scan: every file is looked at again
+    return dict(zip(paths, zip(stats, inodes, strict=True), strict=True))
+
+
+def _signature(names: bytes, stats: array[int], inodes: array[int]) -> str:
+    digest = blake2b(names, digest_size=16)
+    digest.update(stats.tobytes())
+    digest.update(inodes.tobytes())
+    return digest.hexdigest()
 
 
 def _connect(location: Path | None) -> sqlite3.Connection:

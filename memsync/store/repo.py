@@ -235,10 +235,11 @@ class MemoryRepo(RepoReader):
         paragraphs = format_message(kind, summary, trailers, body)
         with self.lock.held():
             self.recover()
-            self._write("add", "--all", "--", *(paths or ["."]))
             if paths is None:
+                self._write("add", "--all", "--", ".")
                 return self._commit_staged(paragraphs, author=author, allow_empty=allow_empty)
             # A few named files (an extraction): no pass over every tracked file.
+            self._stage(paths)
             env = author.env("AUTHOR") if author else None
             return commit_index(
                 self._git,
@@ -280,6 +281,17 @@ class MemoryRepo(RepoReader):
             return self.commit(
                 kind, summary, trailers, paths=list(targets), author=author, body=body
             )
+
+    def _stage(self, paths: Sequence[str]) -> None:
+        """Stage `paths` as ``git add --all`` would. Top-level files are handed to
+        ``update-index``, which stages just them, where ``git add`` also lists the whole
+        directory for untracked files: half the CPU at 10,000 memories (issue 14). A
+        deeper path may lie in a folder kept out of this repository (a team clone),
+        which only ``git add`` refuses."""
+        if all("/" not in path for path in paths):
+            self._write("update-index", "--add", "--remove", "--", *paths)
+        else:
+            self._write("add", "--all", "--", *paths)
 
     def _commit_staged(
         self, paragraphs: list[str], *, author: Identity | None, allow_empty: bool = False

@@ -12,9 +12,10 @@ from collections import Counter, defaultdict
 from datetime import datetime
 from pathlib import Path
 
-from memsync.dream import dedupe
+from memsync.dream import profiles
 from memsync.dream.blocking import BLOCKING_WORDS, MAX_BLOCK
-from memsync.dream.dedupe import Candidate, _candidate_pairs, _profile, duplicate_reason
+from memsync.dream.dedupe import Candidate, _candidate_pairs, duplicate_reason
+from memsync.dream.profiles import profile_of
 from memsync.memory import MemoryDirectory
 from tests.dream.corpus import build_corpus
 from tests.dream.tuning import write_corpus
@@ -55,48 +56,52 @@ _LATIN_WORD = re.compile(r"[a-z]+")
 
 
 def _reference_facts(text: str) -> frozenset[str]:
-    """`dedupe._facts` as it was written first: every pattern over the whole text."""
+    """`profiles._facts` as it was written first: every pattern over the whole text."""
     found: set[str] = set()
-    for match in dedupe._BACKTICKED.finditer(text):
+    for match in profiles._BACKTICKED.finditer(text):
         found.add("`" + match.group(1).strip().casefold())
-    bare = dedupe._BACKTICKED.sub(" ", text)
-    for match in dedupe._IDENTIFIER.finditer(bare):
+    bare = profiles._BACKTICKED.sub(" ", text)
+    found.update(match.group(0).casefold() for match in profiles._CHANNEL.finditer(bare))
+    for match in profiles._IDENTIFIER.finditer(bare):
         if _LETTER.search(match.group(0)):
             found.add(match.group(0).casefold().rstrip("/.:"))
-    bare = dedupe._IDENTIFIER.sub(lambda m: " " if _LETTER.search(m.group(0)) else m.group(0), bare)
-    found.update(match.group(1) for match in dedupe._NUMBER.finditer(bare))
+    bare = profiles._IDENTIFIER.sub(
+        lambda m: " " if _LETTER.search(m.group(0)) else m.group(0), bare
+    )
+    found.update(match.group(1) for match in profiles._NUMBER.finditer(bare))
     letters = len(_LETTER.findall(bare))
     shouted = letters > 20 and len(_UPPER.findall(bare)) > 0.6 * letters
     for match in () if shouted else _CAPITALISED.finditer(bare):
         word = match.group(0).casefold()
-        common = word in dedupe.STOPWORDS or word in dedupe.DAYS
-        if not common and dedupe.stem(word) not in dedupe.SYNONYMS:
-            found.add(dedupe.stem(word))
-    found.update(match.group(0) for match in dedupe._CAMEL.finditer(bare))
+        common = word in profiles.STOPWORDS or word in profiles.DAYS
+        if not common and profiles.stem(word) not in profiles.SYNONYMS:
+            found.add(profiles.stem(word))
+    found.update(match.group(0) for match in profiles._CAMEL.finditer(bare))
     folded = bare.casefold()
-    found.update(dedupe.DAY_SET.intersection(_LATIN_WORD.findall(folded)))
-    found.update(match.group(0) for match in dedupe._DAY_ZH.finditer(folded))
-    if dedupe._NEGATIVE.search(bare):
+    found.update(profiles.DAY_SET.intersection(_LATIN_WORD.findall(folded)))
+    found.update(match.group(0) for match in profiles._DAY_ZH.finditer(folded))
+    if profiles._NEGATIVE.search(bare):
         found.add("<never>")
-    if dedupe._POSITIVE.search(bare):
+    if profiles._POSITIVE.search(bare):
         found.add("<always>")
     return frozenset(found)
 
 
 def test_facts_are_those_every_pattern_finds(tmp_path: Path) -> None:
     for text in _texts(tmp_path):
-        normal = dedupe.normalise(text)
-        assert dedupe._facts(normal) == _reference_facts(normal), text
+        normal = profiles.normalise(text)
+        assert profiles._facts(normal) == _reference_facts(normal), text
 
 
 def test_word_sets_and_exact_text_are_those_of_the_full_patterns(tmp_path: Path) -> None:
     for text in _texts(tmp_path):
-        profile = _profile(Candidate("a.md", "project", None, text, datetime.min))
+        profile = profile_of(text)
         folded = profile.text.casefold()
         if folded.isascii():
-            raw = set(dedupe._WORD.findall(folded)) - dedupe.STOPWORDS
-            assert profile.words == {dedupe._canonical(w) for w in raw} - dedupe._WORDING, text
-        assert profile.exact == " ".join(dedupe._EXACT_WORD.findall(folded)), text
+            raw = set(profiles._WORD.findall(folded)) - profiles.STOPWORDS
+            expected = {profiles.canonical(w) for w in raw} - profiles.FILLER_WORDS
+            assert profile.words == expected, text
+        assert profile.exact == " ".join(profiles._EXACT_WORD.findall(folded)), text
 
 
 def _reference_pairs(kinds: list[str], words: list[frozenset[str]], exact: list[str]):
@@ -155,16 +160,16 @@ def test_candidate_pairs_are_the_rules_pairs_that_can_be_duplicates(tmp_path: Pa
             ]
         )
     for memories in directories:
-        profiles = [_profile(memory) for memory in memories]
+        read = [profile_of(memory.text) for memory in memories]
         rule = _reference_pairs(
-            [m.type for m in memories], [p.words for p in profiles], [p.exact for p in profiles]
+            [m.type for m in memories], [p.words for p in read], [p.exact for p in read]
         )
         for conservative in (False, True):
-            found = _candidate_pairs(memories, profiles, conservative)
+            found = _candidate_pairs(memories, read, conservative)
             duplicates = {
                 (i, j)
                 for i, j in rule
-                if duplicate_reason(profiles[i], profiles[j], conservative) is not None
+                if duplicate_reason(read[i], read[j], conservative) is not None
             }
             assert duplicates or conservative
             assert duplicates <= found <= rule

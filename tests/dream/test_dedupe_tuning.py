@@ -42,4 +42,7 @@ def test_it_merges_no_look_alike_and_most_duplicates(tmp_path: Path) -> None:
     assert false == set()
     assert precision == 1.0
     assert not merged & corpus.lookalikes
-    assert len(found) >= len(corpus.duplicates) * 0.9
+    # The third batch (``tuning/facts.py``) restates facts in words of its own on both
+    # sides; much of it stays apart on purpose (a role word only one side has, Chinese
+    # the glossary does not read), so the floor is below the first batches' 0.9.
+    assert len(found) >= len(corpus.duplicates) * 0.8

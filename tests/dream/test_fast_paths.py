@@ -8,19 +8,18 @@ import random
 
 import pytest
 
-from memsync.dream.dedupe import (
-    _CJK_START,
-    _WORD,
-    STOPWORDS,
-    _canonical,
-    _chinese_words,
-    _content_words,
-    _one_edit,
-    _without_typos,
-    normalise,
-)
+from memsync.dream.dedupe import _one_edit, _without_typos
 from memsync.dream.deterministic import _DATE_HINT, _has_date_hint
 from memsync.dream.index_edit import IndexLines
+from memsync.dream.profiles import (
+    _WORD,
+    CJK_START,
+    _chinese_words,
+    _content_words,
+    canonical,
+    normalise,
+)
+from memsync.dream.vocabulary import STOPWORDS
 from memsync.memory import MemoryIndex
 from memsync.memory.decoding import BOM
 from memsync.memory.index import IndexEntry, _entry_at, _entry_parts, entry_titles
@@ -59,10 +58,10 @@ def test_the_date_hint_shortcut_agrees_with_the_pattern(tmp_path):
 def _reference_content_words(folded: str) -> frozenset[str]:
     found: set[str] = set()
     for word in _WORD.findall(folded):
-        if _CJK_START.match(word):
+        if CJK_START.match(word):
             found.update(_chinese_words(word))
         elif word not in STOPWORDS:
-            found.add(_canonical(word))
+            found.add(canonical(word))
     return frozenset(found)
 
 

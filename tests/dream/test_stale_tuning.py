@@ -4,6 +4,7 @@ look-alikes that must never be flagged. Figures are printed (run with ``-s``).""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -53,6 +54,14 @@ class StaleCorpus:
         self.changed[path] = NOW - timedelta(days=age_days)
         return path
 
+    def write_pairs(self, pairs: list[tuple[str, str, str]], *, team: bool = False) -> StaleCorpus:
+        """Each (type, older, newer): the older (300 days old and more) labelled stale, the
+        newer (40 days and more) in this directory or, with `team`, a teammate's."""
+        for number, (kind, older, newer) in enumerate(pairs):
+            self.stale.add(self.write(kind, older, 300 + number))
+            self.write(kind, newer, 40 + number, team=team)
+        return self
+
     def flagged(self) -> dict[str, str]:
         context = DreamContext(self.root, Scope.PERSONAL, NOW, self.changed, code_dir=self.code)
         result = DeterministicEngine().consolidate(context, RecordingProgress())
@@ -60,11 +69,7 @@ class StaleCorpus:
 
 
 def superseded(root: Path) -> StaleCorpus:
-    corpus = StaleCorpus(root)
-    for number, (kind, older, newer) in enumerate(SUPERSEDED):
-        corpus.stale.add(corpus.write(kind, older, 300 + number))
-        corpus.write(kind, newer, 40 + number)
-    return corpus
+    return StaleCorpus(root).write_pairs(SUPERSEDED)
 
 
 def named_as_replaced(root: Path) -> StaleCorpus:
@@ -97,10 +102,7 @@ def one_service(root: Path) -> StaleCorpus:
 
 
 def contradicted(root: Path) -> StaleCorpus:
-    corpus = StaleCorpus(root)
-    for number, (kind, mine, theirs) in enumerate(CONTRADICTED):
-        corpus.stale.add(corpus.write(kind, mine, 300 + number))
-        corpus.write(kind, theirs, 40 + number, team=True)
+    corpus = StaleCorpus(root).write_pairs(CONTRADICTED, team=True)
     for number, (kind, mine, their_kind, theirs) in enumerate(CONTRADICTED_ACROSS_TYPES):
         corpus.stale.add(corpus.write(kind, mine, 200 + number))
         corpus.write(their_kind, theirs, 20 + number, team=True)
@@ -158,21 +160,31 @@ CORPORA = {
 }
 
 
-def test_it_flags_what_a_newer_memory_or_the_code_replaces_and_nothing_else(
-    tmp_path: Path,
-) -> None:
+def measure(
+    corpora: dict[str, Callable[[Path], StaleCorpus]], root: Path, label: str = ""
+) -> tuple[list[str], dict[str, tuple[int, int]]]:
+    """Build and dream each corpus under `root`; print what was flagged of what is stale
+    (prefixed by `label`) and every false flag. Returns (false flags, name → (flagged
+    stale, stale))."""
     false_flags: list[str] = []
     found: dict[str, tuple[int, int]] = {}
-    for name, build in CORPORA.items():
-        corpus = build(tmp_path / name.replace(" ", "-"))
+    for name, build in corpora.items():
+        corpus = build(root / name.replace(" ", "-"))
         flagged = corpus.flagged()
         false_flags += [f"{name}: {path}: {why}" for path, why in flagged.items()
                         if path not in corpus.stale]  # fmt: skip
         found[name] = (len(corpus.stale & set(flagged)), len(corpus.stale))
         missed = sorted(corpus.stale - set(flagged))
         if corpus.stale:
-            print(f"{name}: {found[name][0]} of {found[name][1]} flagged; missed {missed}")
+            print(f"{label}{name}: {found[name][0]} of {found[name][1]} flagged; missed {missed}")
     print("false flags: " + ("none" if not false_flags else "\n  " + "\n  ".join(false_flags)))
+    return false_flags, found
+
+
+def test_it_flags_what_a_newer_memory_or_the_code_replaces_and_nothing_else(
+    tmp_path: Path,
+) -> None:
+    false_flags, found = measure(CORPORA, tmp_path)
     assert false_flags == []
     assert found["superseded"][0] >= 0.9 * found["superseded"][1]
     assert found["contradicted"][0] >= 0.75 * found["contradicted"][1]

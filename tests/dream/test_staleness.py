@@ -11,7 +11,8 @@ from pathlib import Path
 
 from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamContext, Scope
-from memsync.dream.staleness import CodeCheckout, code_evidence
+from memsync.dream.staleness import CodeCheckout, code_evidence, find_stale
+from memsync.memory import MemoryFile
 from tests.dream.corpus import NOW, RecordingProgress
 
 STALE = {
@@ -171,3 +172,51 @@ def test_a_reworded_newer_memory_supersedes_and_the_reason_names_both_values(
         "(9443 where this one says 8443)"
     )
     assert flagged["project_cache_old.md"].startswith("contradicted by team/project_cache.md")
+
+
+def test_a_cited_file_that_links_out_of_the_checkout_is_not_read_for_values(
+    tmp_path: Path,
+) -> None:
+    outside = tmp_path / "outside.py"
+    outside.write_text("READ_TIMEOUT = 45\n")
+    code = tmp_path / "code"
+    (code / "config").mkdir(parents=True)
+    (code / "config" / "settings.py").symlink_to(outside)
+    (code / "config" / "limits.py").write_text("BATCH_SIZE = 500\n")
+    memories = {
+        "project_timeout.md": MemoryFile.parse(
+            "project_timeout.md",
+            b"---\nname: timeout\ndescription: Read timeout\ntype: project\n---\n\n"
+            b"The read timeout in config/settings.py is 30 seconds.\n",
+        ),
+        "project_batch.md": MemoryFile.parse(
+            "project_batch.md",
+            b"---\nname: batch\ndescription: Batch size\ntype: project\n---\n\n"
+            b"The batch size in config/limits.py is 1000 rows.\n",
+        ),
+    }
+
+    found = find_stale(memories, lambda path: NOW, code=CodeCheckout(code))
+
+    assert [(stale.path, stale.kind) for stale in found] == [("project_batch.md", "value")]
+
+
+def test_a_value_named_in_words_counts_at_the_end_of_a_sentence(tmp_path: Path) -> None:
+    code = tmp_path / "code"
+    (code / "config").mkdir(parents=True)
+    (code / "config" / "limits.py").write_text("BATCH_SIZE = 500\nMAX_PAGE = 50\n")
+    memories = {
+        f"project_{name}.md": MemoryFile.parse(
+            f"project_{name}.md",
+            f"---\nname: {name}\ndescription: {name}\ntype: project\n---\n\n{text}\n".encode(),
+        )
+        for name, text in {
+            "batch": "The batch size in config/limits.py is 1000.",
+            "page": "The max page in config/limits.py is 50.",
+            "version": "The batch size in config/limits.py depends on client 3.x.",
+        }.items()
+    }
+
+    found = find_stale(memories, lambda path: NOW, code=CodeCheckout(code))
+
+    assert [(stale.path, stale.kind) for stale in found] == [("project_batch.md", "value")]

@@ -101,3 +101,67 @@ def test_forgetting_opens_only_the_memories_holding_its_words(tmp_path, opened):
     assert result.forgotten == ["feedback_pnpm.md"]
     assert set(opened) <= {"MEMORY.md", "feedback_pnpm.md"}
     assert not (repo.path / "feedback_pnpm.md").exists()
+
+
+class _CountedEntry:
+    """A directory entry whose `stat` calls are counted."""
+
+    def __init__(self, entry: os.DirEntry, counts: list[str]) -> None:
+        self._entry, self._counts = entry, counts
+
+    def __getattr__(self, name: str):
+        return getattr(self._entry, name)
+
+    def stat(self, *args, **kwargs):
+        self._counts.append(self._entry.name)
+        return self._entry.stat(*args, **kwargs)
+
+
+@pytest.fixture
+def stated(monkeypatch) -> list[str]:
+    """The names of the Markdown files a stat is taken of from now on (through a
+    directory listing or by path)."""
+    names: list[str] = []
+
+    class Listing:
+        def __init__(self, *args) -> None:
+            self._listing = real_scandir(*args)
+
+        def __enter__(self):
+            return (_CountedEntry(entry, names) for entry in self._listing.__enter__())
+
+        def __exit__(self, *exc) -> None:
+            self._listing.__exit__(*exc)
+
+    def counting(real):
+        def wrapper(path, *args, **kwargs):
+            if os.fsdecode(path).endswith(".md"):
+                names.append(Path(os.fsdecode(path)).name)
+            return real(path, *args, **kwargs)
+
+        return wrapper
+
+    real_scandir = os.scandir
+    monkeypatch.setattr(os, "scandir", Listing)
+    monkeypatch.setattr(os, "lstat", counting(os.lstat))
+    monkeypatch.setattr(os, "stat", counting(os.stat))
+    return names
+
+
+def test_an_extraction_takes_a_stat_only_of_the_files_written_since_the_last_one(tmp_path, stated):
+    repo = large_repo(tmp_path / "memory")
+    first = extract(
+        repo,
+        SessionLog().turn("Remember that the mobile team owns the calendar."),
+        tmp_path / "one",
+    )
+    stated.clear()
+
+    second = extract(
+        repo, SessionLog().turn("Remember that staging resets every night."), tmp_path / "two"
+    )
+
+    assert first.status == second.status == SAVED
+    # The memory the first extraction wrote is new to the index; the 2,000 others are not.
+    assert first.saved[0] in stated
+    assert not [name for name in stated if name.startswith("memory_")]

@@ -87,3 +87,62 @@ def test_a_link_out_of_the_directory_is_not_indexed_or_read(tmp_path):
 
     assert len(disk.index) == 0 and paths(disk, "launch codes") == []
     assert disk.read("link.md") is None and disk.read("../secret.md") is None
+
+
+def replace(path, data: bytes) -> None:
+    """Write as memsync and most editors save: a new file renamed over the old one."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+
+
+def test_an_index_opened_without_rescan_looks_only_at_files_added_removed_or_replaced(tmp_path):
+    root = tmp_path / "memory"
+    root.mkdir()
+    for name in ("a", "b", "c", "d"):
+        (root / f"{name}.md").write_bytes(memory(name.upper(), f"The {name} service"))
+    location = tmp_path / "index.sqlite"
+    DiskIndex(root, location).close()
+    replace(root / "b.md", memory("B", "The billing service, rewritten"))
+    (root / "c.md").unlink()
+    (root / "e.md").write_bytes(memory("E", "The echo service"))
+
+    disk = DiskIndex(root, location, ages=False, rescan=False)
+
+    assert disk.stated == 2 and disk.changed == 2
+    assert sorted(disk.index.paths()) == ["a.md", "b.md", "d.md", "e.md"]
+    assert paths(disk, "billing") == ["b.md"] and paths(disk, "echo") == ["e.md"]
+    disk.close()
+    # The scan it kept is the one a full update takes: nothing is read again.
+    again = DiskIndex(root, location)
+    assert again.stated == 4 and again.changed == 0
+
+
+def test_a_file_edited_in_place_waits_for_the_next_full_update(tmp_path):
+    root = tmp_path / "memory"
+    root.mkdir()
+    (root / "a.md").write_bytes(memory("Alpha", "The alpha service"))
+    location = tmp_path / "index.sqlite"
+    DiskIndex(root, location).close()
+    with (root / "a.md").open("r+b") as same_file:
+        same_file.write(memory("Gamma", "The gamma service"))
+
+    assert DiskIndex(root, location, rescan=False).stated == 0
+    assert paths(DiskIndex(root, location), "gamma") == ["a.md"]
+
+
+def test_a_file_the_listing_found_then_deleted_leaves_the_index_at_the_next_full_update(
+    tmp_path,
+):
+    root = tmp_path / "memory"
+    root.mkdir()
+    (root / "a.md").write_bytes(memory("Alpha", "The alpha service"))
+    location = tmp_path / "index.sqlite"
+    DiskIndex(root, location).close()
+    (root / "b.md").write_bytes(memory("Beta", "The beta service"))
+    DiskIndex(root, location, rescan=False).close()
+    (root / "b.md").unlink()
+
+    disk = DiskIndex(root, location)
+
+    assert disk.index.paths() == ["a.md"] and paths(disk, "beta") == []

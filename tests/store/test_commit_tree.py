@@ -91,7 +91,8 @@ def test_it_commits_named_files_in_four_git_processes(tmp_path, monkeypatch):
     made = repo.commit(CommitKind.EXTRACT, "s1 — saved 1 memory", paths=["a.md"])
 
     # HEAD and its tree were read from the files the last commit left, not asked of git.
-    assert traced_commands(trace) == ["add", "write-tree", "commit-tree", "update-ref"]
+    # The files are staged by name: no listing of the directory for untracked files.
+    assert traced_commands(trace) == ["update-index", "write-tree", "commit-tree", "update-ref"]
     assert git(repo.path, "rev-parse", f"{made}^").strip() == first
     assert git(repo.path, "status", "--porcelain") == ""
 
@@ -112,3 +113,19 @@ def test_it_asks_git_for_head_when_the_commit_is_packed(tmp_path, monkeypatch):
     assert git(repo.path, "show", "HEAD:a.md") == "a, changed\n"
     again = repo.commit(CommitKind.EXTRACT, "s1 — saved nothing", paths=["a.md"])
     assert again is None
+
+
+def test_it_commits_a_new_file_and_a_deletion_together_and_skips_a_path_never_there(tmp_path):
+    repo = MemoryRepo.init(tmp_path / "memory")
+    (repo.path / "old.md").write_text("old\n")
+    repo.commit(CommitKind.MANUAL, "add old", paths=["old.md"])
+    (repo.path / "old.md").unlink()
+    (repo.path / "new.md").write_text("new\n")
+
+    made = repo.commit(
+        CommitKind.EXTRACT, "s1 — saved 1, forgot 1", paths=["new.md", "old.md", "never.md"]
+    )
+
+    assert git(repo.path, "show", "--name-status", "--format=", made) == "A\tnew.md\nD\told.md\n"
+    assert git(repo.path, "status", "--porcelain") == ""
+    assert repo.commit(CommitKind.EXTRACT, "s1 — nothing", paths=["never.md"]) is None

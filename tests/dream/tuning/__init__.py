@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from tests.dream.tuning import independent, variants
+from tests.dream.tuning import facts, independent, variants
 
 DUPLICATES: list[tuple[str, str, str]] = [
     (
@@ -169,7 +169,7 @@ LOOKALIKES: list[tuple[str, str, str]] = [
     ("user", "Jonas prefers reviews in the morning.", "Jonah prefers reviews in the morning."),
 ]  # fmt: skip
 
-LOOKALIKES += variants.LOOKALIKES + independent.LOOKALIKES
+LOOKALIKES += variants.LOOKALIKES + independent.LOOKALIKES + facts.LOOKALIKES
 
 KINDS: dict[tuple[str, str, str], str] = dict.fromkeys(DUPLICATES, "first pairs") | {
     pair: kind
@@ -191,10 +191,20 @@ KINDS: dict[tuple[str, str, str], str] = dict.fromkeys(DUPLICATES, "first pairs"
         ("untyped files", independent.UNTYPED_PAIRS),
         ("whole files reworded", independent.WHOLE_REWORDED),
         ("whole files translated", independent.WHOLE_TRANSLATED),
+        ("facts: reworded", facts.REWORDED),
+        ("facts: bullets", facts.BULLETS),
+        ("facts: chinese", facts.CHINESE),
+        ("facts: punctuation", facts.PUNCTUATION),
+        ("facts: supersets", facts.SUPERSETS),
+        ("facts: typos", facts.TYPOS),
+        ("facts: second voice", facts.SECOND_VOICE),
     )
     for pair in pairs
 }
-DUPLICATES += variants.DUPLICATES + variants.FLEET_COPIES + variants.FILES + independent.DUPLICATES
+DUPLICATES += (
+    variants.DUPLICATES + variants.FLEET_COPIES + variants.FILES + independent.DUPLICATES
+    + facts.DUPLICATES
+)  # fmt: skip
 
 FILLERS: list[tuple[str, str]] = [
     ("project", f"The {service} service runs {count} replicas in {region}.")

@@ -1,0 +1,27 @@
+"""Words that make a value or a version in a memory no claim about now ("was 8443",
+"no longer Node 16", "instead of Rollbar"): one list for `memsync.dream.supersession`
+(the words right before a value) and `memsync.dream.declared_versions` (anywhere in
+the clause before a version), each adding the words only its reading needs."""
+
+from __future__ import annotations
+
+import re
+
+# Said of the past or of what is rejected, whatever the value is.
+PAST = (
+    r"was", r"were", r"not", r"never", r"no longer", r"instead of", r"previously",
+    r"formerly", r"old", r"replac\w*",
+)  # fmt: skip
+
+
+def right_before(*more: str) -> re.Pattern[str]:
+    """Text ending in one of `PAST` or `more` (and maybe an article): what a value right
+    after it is looked away from."""
+    words = "|".join((*PAST, *more))
+    return re.compile(rf"\b(?:{words})\W*(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
+
+
+def anywhere(*more: str, chinese: str = "") -> re.Pattern[str]:
+    """Text holding one of `PAST` or `more` as a word, or any of the `chinese` ones."""
+    words = "|".join((*PAST, *more))
+    return re.compile(rf"\b(?:{words})\b" + (f"|{chinese}" if chinese else ""), re.IGNORECASE)
