@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from memsync.dream.index_edit import (
@@ -278,10 +278,10 @@ class _Layout:
         if not moving and not self.carried:
             return self.index, _Overflow([], [])
         gone = {m.line for m in moving} | set(self.old_pointers)
-        replace: dict[int, list[str]] = {number: [] for number in gone}
+        replace: dict[int, Sequence[str]] = dict.fromkeys(gone, ())
         for heading, members in self.sections:
             if members and all(n in gone for n in members):
-                replace[heading] = []  # the heading goes with all it held
+                replace[heading] = ()  # the heading goes with all it held
         overflow = self.carried + [self._measured(m) for m in sorted(moving, key=_line_of)]
         laid_out = _Overflow.of(overflow)
         return self.index.edited(replace, laid_out.pointers), laid_out

@@ -16,7 +16,7 @@ applied at once, so 2,000 entries cost one parse, not one per entry.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from memsync.memory import (
@@ -27,7 +27,7 @@ from memsync.memory import (
     format_entry,
 )
 from memsync.memory.decoding import BOM
-from memsync.memory.index import split_lines
+from memsync.memory.index import long_entries, split_lines
 from memsync.memory.subindex import SUBINDEX_DIRNAME, entry_path, is_subindex_path, link_from
 
 __all__ = ["SUBINDEX_DIRNAME", "entry_path", "is_subindex_path", "link_from"]
@@ -43,11 +43,15 @@ def is_index_path(path: str) -> bool:
 
 @dataclass
 class IndexLines:
-    """An index file as (content, line ending) pairs; joining them gives the text."""
+    """An index file as (content, line ending) pairs; joining them gives the text.
+    Never changed once built (edits make a new one), so its text and its parse are
+    each worked out once: a dream compares, measures and writes the same index again
+    and again."""
 
     bom: str
     lines: list[tuple[str, str]]
     _parsed: MemoryIndex | None = field(default=None, repr=False, compare=False)
+    _text: str | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def parse(cls, text: str) -> IndexLines:
@@ -59,19 +63,22 @@ class IndexLines:
     @classmethod
     def of(cls, index: MemoryIndex) -> IndexLines:
         """The lines of an index already parsed (its parse is kept, not redone)."""
-        lines = cls.parse(index.render())
-        lines._parsed = index
+        text = index.render()
+        lines = cls.parse(text)
+        lines._parsed, lines._text = index, text
         return lines
 
     def render(self) -> str:
-        return self.bom + "".join(content + ending for content, ending in self.lines)
+        if self._text is None:
+            self._text = self.bom + "".join(content + ending for content, ending in self.lines)
+        return self._text
 
     @property
     def newline(self) -> str:
         return next((ending for _, ending in self.lines if ending), "\n")
 
     def index(self) -> MemoryIndex:
-        """The parsed index; edits make a new `IndexLines`, so it is parsed once."""
+        """The parsed index."""
         if self._parsed is None:
             if self._as_split():
                 # The lines are already what splitting the rendered text would give.
@@ -94,12 +101,19 @@ class IndexLines:
                 return False
         return True
 
+    def long_entries(self, limit: int = MAX_ENTRY_CHARS) -> list[IndexEntry]:
+        """The entries over `limit` characters as written, in order: those of
+        `index()`, without parsing the other lines when the file is not parsed yet."""
+        if self._parsed is None and self._as_split():
+            return long_entries(self.contents(), limit)
+        return [entry for entry in self.index().entries if len(entry.raw) > limit]
+
     def contents(self) -> list[str]:
         return [content for content, _ in self.lines]
 
     def edited(
         self,
-        replace: Mapping[int, list[str]] | None = None,
+        replace: Mapping[int, Sequence[str]] | None = None,
         append: Iterable[str] = (),
     ) -> IndexLines:
         """A copy with lines replaced (1-based number → new lines; [] deletes) and

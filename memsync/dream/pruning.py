@@ -151,14 +151,10 @@ def _subindex_entry(path: str, lines: IndexLines) -> str:
 def shorten_entries(directory: DreamDirectory, report: DreamReport) -> None:
     """Cut entries over 200 characters, keeping what was cut in the memory."""
     for path, lines in directory.index_files():
-        # An entry is one line as written: with no long line there is no long entry,
-        # and the file need not be parsed (after the budget: eleven files of entries).
-        if all(len(content) <= MAX_ENTRY_CHARS for content, _ in lines.lines):
-            continue
+        # An entry is one line as written: only long lines need parsing (after the
+        # budget: dozens of files of entries, a few of them long).
         replace: dict[int, list[str]] = {}
-        for entry in lines.index().entries:
-            if len(entry.raw) <= MAX_ENTRY_CHARS:
-                continue
+        for entry in lines.long_entries(MAX_ENTRY_CHARS):
             line = shortened(entry)
             target = entry_path(path, entry.target)
             if line is None:

@@ -139,13 +139,14 @@ class DreamDirectory:
 
     def set_index(self, path: str, lines: IndexLines) -> None:
         current = self.index if path == INDEX_FILENAME else self.subindexes.get(path)
-        if current is not None and current.render() == lines.render():
+        text = lines.render()
+        if current is not None and current.render() == text:
             return
         if path == INDEX_FILENAME:
             self.index = lines
         else:
             self.subindexes[path] = lines
-        self.pending[path] = lines.render().encode("utf-8", "surrogateescape")
+        self.pending[path] = text.encode("utf-8", "surrogateescape")
 
     def remove_subindex(self, path: str) -> None:
         self.subindexes.pop(path, None)

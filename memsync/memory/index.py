@@ -35,6 +35,7 @@ __all__ = [
     "entry_titles",
     "format_entry",
     "link_file",
+    "long_entries",
     "split_lines",
 ]
 
@@ -234,6 +235,17 @@ def entry_titles(lines: Iterable[str]) -> list[str]:
         parts[0]
         for _number, content, heading in _outside_fences(lines)
         if not heading and (parts := _entry_parts(content)) is not None
+    ]
+
+
+def long_entries(lines: Iterable[str], limit: int) -> list[IndexEntry]:
+    """The entries `MemoryIndex` finds in these lines (without line endings) that are
+    over `limit` characters as written: only those lines are parsed, for a caller that
+    looks at no other (most of an index's entries are short)."""
+    return [
+        entry
+        for number, content, heading in _outside_fences(lines)
+        if len(content) > limit and not heading and (entry := _parse_entry(content, number))
     ]
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from memsync.memory.decoding import decode_memory_bytes
@@ -127,15 +128,20 @@ class MemoryFile:
     def is_text(self) -> bool:
         return self._is_text
 
-    @property
+    # The fields below are read again and again by every phase of a dream (thousands
+    # of memories, each compared with many others), so each is worked out once per
+    # memory: a `MemoryFile` never changes (`replace` gives a new one), nor does its
+    # metadata once parsed.
+
+    @cached_property
     def name(self) -> str | None:
         return _scalar_text(self.metadata.get("name"))
 
-    @property
+    @cached_property
     def description(self) -> str | None:
         return _scalar_text(self.metadata.get("description"))
 
-    @property
+    @cached_property
     def type(self) -> str | None:
         """The type as written: top-level ``type``, else ``metadata.type``. It may be
         one Claude Code does not know; `memory_type` gives only a known one."""
@@ -146,7 +152,7 @@ class MemoryFile:
             return _scalar_text(nested.get("type"))
         return None
 
-    @property
+    @cached_property
     def memory_type(self) -> str | None:
         declared = self.type
         return declared if declared in MEMORY_TYPES else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import posixpath
 from datetime import timedelta
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from memsync.dream.dedupe import Candidate, find_duplicates
 from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamCancelled, DreamContext, EngineResult, Scope
-from memsync.memory import MAX_ENTRY_CHARS, MemoryFile, MemoryIndex
+from memsync.memory import MAX_ENTRY_CHARS, MemoryDirectory, MemoryFile, MemoryIndex
 from tests.dream.corpus import NOW, Corpus, RecordingProgress, build_corpus
 from tests.dream.tuning import write_corpus
 
@@ -386,3 +387,60 @@ def test_the_summary_says_what_was_improved(corpus: Corpus) -> None:
     assert result.summary.startswith("Improved ")
     for part in ("merged ", "relative date", "index entries that linked no file", "indexed "):
         assert part in result.summary
+
+
+def test_a_later_step_reads_the_fields_an_earlier_step_wrote(tmp_path: Path) -> None:
+    # The dates step rewrites the description; the index step then writes the entry of
+    # this unindexed memory from the description it finds, so it must see the new one
+    # (a memory's fields are worked out once per memory, never per path).
+    _write(
+        tmp_path,
+        "project_launch.md",
+        "project",
+        "Launch plan.\n\n**Why:** x\n\n**How to apply:** y\n",
+        description="Launch moved to the day after tomorrow",
+    )
+    (tmp_path / "MEMORY.md").write_text("# Memory Index\n", encoding="utf-8")
+
+    DeterministicEngine().consolidate(
+        _context(tmp_path, ages={"project_launch.md": 3}), RecordingProgress()
+    )
+
+    memory = MemoryFile.parse("project_launch.md", (tmp_path / "project_launch.md").read_bytes())
+    assert "tomorrow" not in (memory.description or "")
+    assert f"— {memory.description}" in (tmp_path / "MEMORY.md").read_text(encoding="utf-8")
+
+
+def test_a_dream_makes_no_cyclic_garbage_so_the_collector_can_stay_off(corpus: Corpus) -> None:
+    gc.collect()
+    gc.disable()
+    try:
+        dream(corpus)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_dream_runs_without_the_cyclic_collector_and_leaves_it_as_it_was(
+    corpus: Corpus, enabled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[bool] = []
+    read = MemoryDirectory.read
+
+    def reading(*args, **kwargs):  # the collector's state while the files are read
+        seen.append(gc.isenabled())
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(MemoryDirectory, "read", reading)
+    (gc.enable if enabled else gc.disable)()
+    try:
+        dream(corpus)
+        assert gc.isenabled() is enabled
+        assert seen and not any(seen)
+        monkeypatch.setattr(MemoryDirectory, "read", lambda *a, **k: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            dream(corpus)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable()

@@ -116,6 +116,43 @@ def test_an_index_parsed_from_its_lines_is_the_parse_of_its_text(lines):
         assert parsed.lines == expected.lines
 
 
+LONG = "x" * 200
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [("# Memory", "\n"), (f"- [A](a.md) — {LONG}", "\n"), ("- [B](b.md) — short", "\n")],
+        # A long entry-like line in a fence, a long heading, a long line of text.
+        [
+            ("```", "\n"),
+            (f"- [A](a.md) — {LONG}", "\n"),
+            ("```", "\n"),
+            (f"## {LONG}", "\n"),
+            (f"Some prose {LONG}", "\n"),
+            (f"  * [C](c.md): {LONG}", ""),
+        ],
+        # Lines that are not what splitting their text gives: the plain parse decides.
+        [(f"two\nlines - [A](a.md) — {LONG}", "\n"), (f"- [B](b.md) — {LONG}", "\n")],
+        [(f"ends in a return\r - [A](a.md) — {LONG}", "\n"), (f"- [B](b.md) {LONG}", "\n")],
+    ],
+)
+def test_the_long_entries_of_an_index_are_those_of_its_full_parse(lines):
+    for bom in ("", BOM):
+        expected = [
+            entry
+            for entry in MemoryIndex.parse(IndexLines(bom, list(lines)).render()).entries
+            if len(entry.raw) > 200
+        ]
+        fresh = IndexLines(bom, list(lines))
+        parsed = IndexLines(bom, list(lines))
+        parsed.index()
+
+        assert fresh.long_entries(200) == expected
+        assert (fresh._parsed is None) == fresh._as_split()  # parsed only when it must be
+        assert parsed.long_entries(200) == expected
+
+
 def test_entry_titles_are_the_titles_of_the_parsed_entries():
     text = (
         "# Memory overflow\n\n## Projects\n- [A \\[x\\]](../a.md) — one\n"
@@ -145,3 +182,16 @@ def test_an_entry_built_without_its_init_is_the_entry_its_init_builds():
         expected = IndexEntry(*parts[:3], 7, *parts[3:])
         assert vars(built) == vars(expected)  # every field, a new one too
         assert built == expected and hash(built) == hash(expected)
+
+
+def test_an_edited_index_has_its_own_text_and_entries_once_the_original_was_read():
+    lines = IndexLines.parse("# Memory\n- [A](a.md) — one\n")
+    before = lines.render()
+    assert [entry.hook for entry in lines.index().entries] == ["one"]
+
+    edited = lines.edited({2: ["- [A](a.md) — two"]}, ["- [B](b.md) — three"])
+
+    assert edited.render() == "# Memory\n- [A](a.md) — two\n- [B](b.md) — three\n"
+    assert [entry.hook for entry in edited.index().entries] == ["two", "three"]
+    assert lines.render() == before
+    assert [entry.hook for entry in lines.index().entries] == ["one"]

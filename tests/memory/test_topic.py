@@ -452,3 +452,22 @@ def test_replace_keeps_every_unknown_key_and_its_order(
     assert list(changed.metadata) == list(memory.metadata)
     assert {k: changed.metadata[k] for k in extra} == {k: memory.metadata[k] for k in extra}
     assert changed.body == memory.body
+
+
+def test_an_edited_memory_reads_its_new_fields_after_the_old_ones_were_read() -> None:
+    text = "---\nname: a\ndescription: old\nmetadata:\n  type: user\n---\n\nBody.\n"
+    memory = MemoryFile.parse("user_a.md", text.encode("utf-8"))
+    fields = (memory.name, memory.description, memory.type, memory.memory_type)
+    assert fields == ("a", "old", "user", "user")
+
+    changed = memory.replace(name="b", description="new", type="project")
+
+    assert (changed.name, changed.description, changed.type, changed.memory_type) == (
+        "b",
+        "new",
+        "project",
+        "project",
+    )
+    assert (memory.name, memory.description, memory.type) == ("a", "old", "user")
+    # Fields worked out once are no part of what the memory is.
+    assert memory == MemoryFile.parse("user_a.md", text.encode("utf-8"))
