@@ -131,11 +131,24 @@ def start_worker(
     raise RuntimeError(f"celery worker did not answer within {timeout}s:\n{worker.log()[-4000:]}")
 
 
+def purge_queues(queues: tuple[str, ...]) -> None:
+    """Drop every message waiting in `queues` on the run's broker."""
+    from memsync.celery import app
+
+    with app.connection_for_write() as connection:
+        for queue in queues:
+            connection.default_channel.queue_purge(queue)
+
+
 @pytest.fixture
 def celery_worker_factory(
     transactional_db: None, tmp_path: Path
 ) -> Iterator[Callable[..., WorkerProcess]]:
-    """Start as many workers as a test needs; all are stopped at the end."""
+    """Start as many workers as a test needs; all are stopped at the end. The queues
+    start empty: a nudge an earlier test left in the broker (a gate check, a facts
+    warm-up) names a project id that SQLite may have given again, after a rolled-back
+    test, to this test's project, and a worker would act on it first."""
+    purge_queues(("memsync", "dreams"))
     started: list[WorkerProcess] = []
 
     def start(**kwargs: object) -> WorkerProcess:
