@@ -102,20 +102,8 @@ class DiskIndex:
             return
         present = dict(scanned)
         before, gone = self._changes_since_last_scan(scanned, stats)
-        changed = list(before)
-        committed = ages if ages is not None else self._committed(changed)
-        documents: list[RecallDocument] = []
-        for path in changed:
-            document = self._read_document(path, present[path][0], committed.get(path))
-            if document is not None:
-                documents.append(document)
-            elif before[path]:  # no longer readable as a memory
-                gone.append(path)
-        self.changed = len(documents)
-        if gone:
-            self.index.remove(gone)
-        if documents:
-            self.index.add(documents, {path: present[path] for path in changed}, committed)
+        indexed = {path for path, was_indexed in before.items() if was_indexed}
+        self._index_changed({path: present[path] for path in before}, gone, indexed, ages)
         if ages is not None:
             self._set_ages(ages)
         self._keep_scan(names, stats, inodes, signature)
@@ -169,12 +157,18 @@ class DiskIndex:
         return True
 
     def _index_changed(
-        self, stats: dict[str, tuple[int, int]], removed: list[str], was: set[str]
+        self,
+        stats: dict[str, tuple[int, int]],
+        removed: list[str],
+        was: set[str],
+        committed: dict[str, datetime] | None = None,
     ) -> None:
-        """Read and index the files at `stats` (new or replaced); drop `removed`, and
-        those of `was` (indexed before) that no longer read as a memory."""
+        """Read and index the files at `stats` (new or changed); drop `removed`, and
+        those of `was` (indexed before) that no longer read as a memory. `committed`:
+        the files' ages when already asked of Git, else those of `stats` are looked up."""
         changed = list(stats)
-        committed = self._committed(changed)
+        if committed is None:
+            committed = self._committed(changed)
         documents = []
         for path in changed:
             document = self._read_document(path, stats[path][0], committed.get(path))
