@@ -1,0 +1,332 @@
+"""Each memory read once per dream, and once across dreams (issue 14 item 3, issue 15
+item 6).
+
+Duplicate detection and stale detection read every memory: its words, its profile
+(`memsync.dream.profiles.profile_of`), its claims (`memsync.dream.supersession.claims`),
+and judge the pairs that look alike (`memsync.dream.dedupe.duplicate_reason`). Each is a
+pure function of a memory's text, so `Readings` works each out once per text in a
+dream, and keeps them for the next: a project's dreams run daily over memory that has
+mostly not changed, and then only what changed is read again.
+
+The saved readings are one JSON file, ``memsync/analysis.json`` in the repository's Git
+directory (`AnalysisCache`), keyed by a digest of each text (of the whole file for
+claims, which read its type too) and stamped with a digest of the code that reads them
+(`analysis_stamp`: every module of `memsync.dream` and `memsync.memory`, and the
+Unicode tables), so a change to that code is a miss, never a stale answer. A file
+that is damaged, truncated, of another stamp or not a plain file reached without a
+symbolic link is a miss, never an error, and is written again after the dream. Only
+what the dream read is written (at most `MAX_ENTRIES` readings and verdicts of each
+kind): the file follows the directory and never grows past it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import unicodedata
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
+from memsync.dream.profiles import Profile, content_words, profile_of
+from memsync.memory import MemoryFile
+
+if TYPE_CHECKING:
+    from memsync.dream.supersession import Claims
+
+# The file's layout; the code that fills it is stamped by `analysis_stamp`.
+_FORMAT = 1
+CACHE_NAME = "analysis.json"
+# The most readings (and verdicts) of each kind kept: a directory of more keeps this many.
+MAX_ENTRIES = 50_000
+_FOLDER = "memsync"
+
+_current: ContextVar[Readings | None] = ContextVar("readings", default=None)
+
+
+@functools.cache
+def analysis_stamp() -> str:
+    """A digest of the code whose results are kept: every module of the dream and of
+    the memory model (what any of them changes may change a reading), the Unicode
+    version (`normalise`) and the file's format."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{_FORMAT} {unicodedata.unidata_version}".encode())
+    package = Path(__file__).resolve().parents[1]
+    for source in sorted([*package.glob("dream/*.py"), *package.glob("memory/*.py")]):
+        digest.update(source.relative_to(package).as_posix().encode() + b"\0")
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def _key(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
+
+
+def _text_key(text: str) -> str:
+    return _key(text.encode("utf-8", "surrogatepass"))
+
+
+class Readings:
+    """The readings of one dream: worked out once per text, or taken from `saved` (the
+    last dream's, as `saved_form` gave them)."""
+
+    def __init__(self, saved: dict[str, Any] | None = None) -> None:
+        saved = saved or {}
+        self._saved_profiles: dict[str, Any] = saved.get("profiles", {})
+        self._saved_words: dict[str, Any] = saved.get("words", {})
+        self._saved_claims: dict[str, Any] = saved.get("claims", {})
+        self._saved_verdicts: dict[str, Any] = saved.get("verdicts", {})
+        # This dream's: text (or file bytes) → (key, reading).
+        self._profiles: dict[str, tuple[str, Profile]] = {}
+        self._words: dict[str, tuple[str, frozenset[str]]] = {}
+        self._claims: dict[bytes, tuple[str, Claims]] = {}
+        self._verdicts: dict[str, str | None] = {}
+        self.computed = 0  # readings and verdicts worked out, not taken from `saved`
+
+    # -- the readings ------------------------------------------------------------
+
+    def profile(self, text: str) -> Profile:
+        known = self._profiles.get(text)
+        if known is not None:
+            return known[1]
+        key = _text_key(text)
+        found = _profile_from(self._saved_profiles.get(key))
+        if found is None:
+            found = profile_of(text)
+            self.computed += 1
+        self._profiles[text] = (key, found)
+        return found
+
+    def content_words(self, text: str) -> frozenset[str]:
+        known = self._words.get(text)
+        if known is not None:
+            return known[1]
+        key = _text_key(text)
+        saved = self._saved_words.get(key)
+        if isinstance(saved, list) and all(isinstance(word, str) for word in saved):
+            found = frozenset(saved)
+        else:
+            found = content_words(text)
+            self.computed += 1
+        self._words[text] = (key, found)
+        return found
+
+    def claims(self, memory: MemoryFile, read: Callable[[MemoryFile], Claims]) -> Claims:
+        """`read(memory)` (`memsync.dream.supersession.claims`), once per file content."""
+        known = self._claims.get(memory.raw)
+        if known is not None:
+            return known[1]
+        key = _key(memory.raw)
+        found = _claims_from(self._saved_claims.get(key))
+        if found is None:
+            found = read(memory)
+            self.computed += 1
+        self._claims[memory.raw] = (key, found)
+        return found
+
+    def verdict(
+        self, one: str, other: str, conservative: bool, judge: Callable[[], str | None]
+    ) -> str | None:
+        """`judge()`'s verdict on the texts `one` and `other` (read with `profile`),
+        in that order, once per pair of texts."""
+        key = f"{self._profile_key(one)} {self._profile_key(other)} {int(conservative)}"
+        if key in self._verdicts:
+            return self._verdicts[key]
+        saved = self._saved_verdicts.get(key, False)
+        if saved is None or isinstance(saved, str):
+            found = saved
+        else:
+            found = judge()
+            self.computed += 1
+        self._verdicts[key] = found
+        return found
+
+    def _profile_key(self, text: str) -> str:
+        known = self._profiles.get(text)
+        return known[0] if known is not None else _text_key(text)
+
+    # -- saving --------------------------------------------------------------------
+
+    def saved_form(self) -> dict[str, Any]:
+        """What this dream read, as JSON data for the next one."""
+
+        def first(items: Iterator[tuple[str, Any]]) -> dict[str, Any]:
+            kept: dict[str, Any] = {}
+            for key, value in items:
+                if len(kept) >= MAX_ENTRIES:
+                    break
+                kept[key] = value
+            return kept
+
+        return {
+            "stamp": analysis_stamp(),
+            "profiles": first(
+                (key, [sorted(p.words), p.exact, p.text]) for key, p in self._profiles.values()
+            ),
+            "words": first((key, sorted(words)) for key, words in self._words.values()),
+            "claims": first((key, _claims_form(c)) for key, c in self._claims.values()),
+            "verdicts": first(iter(self._verdicts.items())),
+        }
+
+
+def _strings(value: Any) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError("not a list of strings")
+    return frozenset(value)
+
+
+def _profile_from(saved: Any) -> Profile | None:
+    try:
+        words, exact, text = saved
+        if isinstance(exact, str) and isinstance(text, str):
+            return Profile(_strings(words), exact, text)
+    except (TypeError, ValueError):
+        pass
+    return None
+
+
+def _claims_form(claims: Claims) -> list[Any]:
+    return [
+        claims.memory_type,
+        [[fact.kind, fact.value, fact.text, sorted(fact.slot)] for fact in claims.facts],
+        sorted([kind, value] for kind, value in claims.past),
+        sorted(claims.names),
+        sorted(claims.words),
+        sorted(claims.initials),
+        sorted(claims.retired),
+        claims.changes,
+    ]
+
+
+def _claims_from(saved: Any) -> Claims | None:
+    # Imported here: `memsync.dream.supersession` reads through `memsync.dream.dedupe`,
+    # which reads through this module.
+    from memsync.dream.supersession import Claims, Fact
+
+    try:
+        memory_type, facts, past, names, words, initials, retired, changes = saved
+        read_facts = [
+            Fact(str(kind), str(value), str(text), _strings(slot))
+            for kind, value, text, slot in facts
+        ]
+        read_past = frozenset((str(kind), str(value)) for kind, value in past)
+        if not isinstance(memory_type, str) or not isinstance(changes, bool):
+            return None
+        return Claims(
+            memory_type,
+            read_facts,
+            read_past,
+            _strings(names),
+            _strings(words),
+            _strings(initials),
+            _strings(retired),
+            changes,
+        )
+    except (TypeError, ValueError):
+        return None
+
+
+# -- the dream's readings, for the steps that read memories ---------------------------
+
+
+def current() -> Readings | None:
+    return _current.get()
+
+
+def profile(text: str) -> Profile:
+    """`profile_of(text)`, read once per dream (and kept across dreams)."""
+    readings = _current.get()
+    return profile_of(text) if readings is None else readings.profile(text)
+
+
+def words(text: str) -> frozenset[str]:
+    """`content_words(text)`, read once per dream (and kept across dreams)."""
+    readings = _current.get()
+    return content_words(text) if readings is None else readings.content_words(text)
+
+
+def claims(memory: MemoryFile, read: Callable[[MemoryFile], Claims]) -> Claims:
+    """`read(memory)`, once per file content per dream (and kept across dreams)."""
+    readings = _current.get()
+    return read(memory) if readings is None else readings.claims(memory, read)
+
+
+def verdict(
+    one: str, other: str, conservative: bool, judge: Callable[[], str | None]
+) -> str | None:
+    """`judge()` on the texts `one` and `other`, once per pair (and kept across dreams)."""
+    readings = _current.get()
+    return judge() if readings is None else readings.verdict(one, other, conservative, judge)
+
+
+@contextlib.contextmanager
+def reading(readings: Readings) -> Iterator[Readings]:
+    """`readings` used by every step run in the block."""
+    token = _current.set(readings)
+    try:
+        yield readings
+    finally:
+        _current.reset(token)
+
+
+# -- the file --------------------------------------------------------------------------
+
+
+class AnalysisCache:
+    """The readings kept in ``memsync/analysis.json`` under `root` (a repository's Git
+    directory), read and written without following any symbolic link below `root`
+    (`memsync.confined`): a link planted there is a miss, and nothing is written."""
+
+    def __init__(self, root: Path, folder: str = _FOLDER) -> None:
+        self.confined = ConfinedRoot(root)
+        self.path = f"{folder}/{CACHE_NAME}" if folder else CACHE_NAME
+
+    @classmethod
+    def of_worktree(cls, workdir: Path) -> AnalysisCache | None:
+        """The cache of the repository `workdir` is a checkout of (its own ``.git``
+        directory, or the one a linked worktree's ``.git`` file names), or None."""
+        git_dir = _common_git_dir(workdir)
+        return cls(git_dir) if git_dir is not None else None
+
+    def load(self) -> Readings:
+        try:
+            data = json.loads(self.confined.read_bytes(self.path))
+        except (OSError, ConfinementError, ValueError):
+            return Readings()
+        if not isinstance(data, dict) or data.get("stamp") != analysis_stamp():
+            return Readings()
+        tables = ("profiles", "words", "claims", "verdicts")
+        if not all(isinstance(data.get(name), dict) for name in tables):
+            return Readings()
+        return Readings(data)
+
+    def save(self, readings: Readings) -> None:
+        # A cache: when it cannot be written the dream goes on without it.
+        payload = json.dumps(readings.saved_form(), ensure_ascii=False, separators=(",", ":"))
+        with contextlib.suppress(OSError, ConfinementError):
+            self.confined.write(self.path, payload)
+
+
+def _common_git_dir(workdir: Path) -> Path | None:
+    confined = ConfinedRoot(workdir)
+    try:
+        kind = confined.kind(".git")
+        if kind is EntryKind.DIRECTORY:
+            return Path(workdir) / ".git"
+        if kind is not EntryKind.FILE:
+            return None
+        text = confined.read_text(".git")
+    except (OSError, ConfinementError, ValueError):
+        return None
+    if not text.startswith("gitdir:"):
+        return None
+    git_dir = Path(workdir) / text.removeprefix("gitdir:").strip()  # absolute stays absolute
+    try:
+        common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except (OSError, ValueError):
+        return git_dir
+    return git_dir / common
