@@ -189,12 +189,12 @@ def find_duplicates(
     linked: dict[int, set[int]] = defaultdict(set)
     verdicts: dict[tuple[int, int], str] = {}
     for first, second in _candidate_pairs(memories, profiles, conservative):
-        one, other = profiles[first], profiles[second]
+        pair = (profiles[first], profiles[second])
         reason = readings.verdict(
             memories[first].text,
             memories[second].text,
             conservative,
-            lambda: duplicate_reason(one, other, conservative),  # noqa: B023 (called at once)
+            lambda: duplicate_reason(*pair, conservative),  # noqa: B023 (called at once)
         )
         if reason is not None:
             linked[first].add(second)

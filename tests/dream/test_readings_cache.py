@@ -114,7 +114,7 @@ def test_a_damaged_file_is_a_miss_and_written_again(
         data = json.loads(good)
         for table in ("profiles", "words", "claims"):
             data[table] = {key: [None, 3] for key in data[table]}
-        data["verdicts"] = {key: 7 for key in data["verdicts"]}
+        data["verdicts"] = dict.fromkeys(data["verdicts"], 7)
         kept.write_text(json.dumps(data), encoding="utf-8")
     else:
         kept.write_text(damage, encoding="utf-8")
@@ -181,7 +181,9 @@ def test_a_worktree_keeps_its_readings_in_the_repository(tmp_path: Path) -> None
     assert kept.stat().st_mtime_ns == stamp  # nothing new read: not written again
 
 
-def test_the_file_is_bounded(corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_file_is_bounded(
+    corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Only what the dream read is kept, at most `MAX_ENTRIES` of each kind."""
     cache = _cache(tmp_path)
     kept = tmp_path / "git" / "memsync" / CACHE_NAME
