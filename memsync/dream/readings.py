@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import itertools
 import json
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -62,14 +63,6 @@ def analysis_stamp() -> str:
     return digest.hexdigest()
 
 
-def _key(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=12).hexdigest()
-
-
-def _text_key(text: str) -> str:
-    return _key(text.encode("utf-8", "surrogatepass"))
-
-
 class Readings:
     """The readings of one dream: worked out once per text, or taken from `saved` (the
     last dream's, as `saved_form` gave them)."""
@@ -80,52 +73,49 @@ class Readings:
         self._saved_words: dict[str, Any] = saved.get("words", {})
         self._saved_claims: dict[str, Any] = saved.get("claims", {})
         self._saved_verdicts: dict[str, Any] = saved.get("verdicts", {})
-        # This dream's: text (or file bytes) → (key, reading).
-        self._profiles: dict[str, tuple[str, Profile]] = {}
-        self._words: dict[str, tuple[str, frozenset[str]]] = {}
-        self._claims: dict[bytes, tuple[str, Claims]] = {}
-        self._verdicts: dict[str, str | None] = {}
+        # This dream's, by text (by file content for claims); digested only to be
+        # looked up in `saved` or saved.
+        self._profiles: dict[str, Profile] = {}
+        self._words: dict[str, frozenset[str]] = {}
+        self._claims: dict[bytes, Claims] = {}
+        self._verdicts: dict[tuple[str, str, bool], str | None] = {}
+        self._keys: dict[str, str] = {}
         self.computed = 0  # readings and verdicts worked out, not taken from `saved`
 
     # -- the readings ------------------------------------------------------------
 
     def profile(self, text: str) -> Profile:
-        known = self._profiles.get(text)
-        if known is not None:
-            return known[1]
-        key = _text_key(text)
-        found = _profile_from(self._saved_profiles.get(key))
+        found = self._profiles.get(text)
         if found is None:
-            found = profile_of(text)
-            self.computed += 1
-        self._profiles[text] = (key, found)
+            if self._saved_profiles:
+                found = _profile_from(self._saved_profiles.get(self._key(text)))
+            if found is None:
+                found = profile_of(text)
+                self.computed += 1
+            self._profiles[text] = found
         return found
 
     def content_words(self, text: str) -> frozenset[str]:
-        known = self._words.get(text)
-        if known is not None:
-            return known[1]
-        key = _text_key(text)
-        saved = self._saved_words.get(key)
-        if isinstance(saved, list) and all(isinstance(word, str) for word in saved):
-            found = frozenset(saved)
-        else:
-            found = content_words(text)
-            self.computed += 1
-        self._words[text] = (key, found)
+        found = self._words.get(text)
+        if found is None:
+            if self._saved_words:
+                found = _words_from(self._saved_words.get(self._key(text)))
+            if found is None:
+                found = content_words(text)
+                self.computed += 1
+            self._words[text] = found
         return found
 
     def claims(self, memory: MemoryFile, read: Callable[[MemoryFile], Claims]) -> Claims:
         """`read(memory)` (`memsync.dream.supersession.claims`), once per file content."""
-        known = self._claims.get(memory.raw)
-        if known is not None:
-            return known[1]
-        key = _key(memory.raw)
-        found = _claims_from(self._saved_claims.get(key))
+        found = self._claims.get(memory.raw)
         if found is None:
-            found = read(memory)
-            self.computed += 1
-        self._claims[memory.raw] = (key, found)
+            if self._saved_claims:
+                found = _claims_from(self._saved_claims.get(_key(memory.raw)))
+            if found is None:
+                found = read(memory)
+                self.computed += 1
+            self._claims[memory.raw] = found
         return found
 
     def verdict(
@@ -133,44 +123,59 @@ class Readings:
     ) -> str | None:
         """`judge()`'s verdict on the texts `one` and `other` (read with `profile`),
         in that order, once per pair of texts."""
-        key = f"{self._profile_key(one)} {self._profile_key(other)} {int(conservative)}"
-        if key in self._verdicts:
-            return self._verdicts[key]
-        saved = self._saved_verdicts.get(key, False)
+        pair = (one, other, conservative)
+        if pair in self._verdicts:
+            return self._verdicts[pair]
+        saved: Any = False
+        if self._saved_verdicts:
+            saved = self._saved_verdicts.get(self._verdict_key(pair), False)
         if saved is None or isinstance(saved, str):
             found = saved
         else:
             found = judge()
             self.computed += 1
-        self._verdicts[key] = found
+        self._verdicts[pair] = found
         return found
 
-    def _profile_key(self, text: str) -> str:
-        known = self._profiles.get(text)
-        return known[0] if known is not None else _text_key(text)
+    def _key(self, text: str) -> str:
+        key = self._keys.get(text)
+        if key is None:
+            key = self._keys[text] = _key(text.encode("utf-8", "surrogatepass"))
+        return key
+
+    def _verdict_key(self, pair: tuple[str, str, bool]) -> str:
+        one, other, conservative = pair
+        return f"{self._key(one)} {self._key(other)} {int(conservative)}"
 
     # -- saving --------------------------------------------------------------------
 
     def saved_form(self) -> dict[str, Any]:
-        """What this dream read, as JSON data for the next one."""
-
-        def first(items: Iterator[tuple[str, Any]]) -> dict[str, Any]:
-            kept: dict[str, Any] = {}
-            for key, value in items:
-                if len(kept) >= MAX_ENTRIES:
-                    break
-                kept[key] = value
-            return kept
-
+        """What this dream read, as JSON data for the next one (at most `MAX_ENTRIES`
+        of each kind)."""
+        profiles = itertools.islice(self._profiles.items(), MAX_ENTRIES)
+        words = itertools.islice(self._words.items(), MAX_ENTRIES)
+        claims = itertools.islice(self._claims.items(), MAX_ENTRIES)
+        verdicts = itertools.islice(self._verdicts.items(), MAX_ENTRIES)
         return {
             "stamp": analysis_stamp(),
-            "profiles": first(
-                (key, [sorted(p.words), p.exact, p.text]) for key, p in self._profiles.values()
-            ),
-            "words": first((key, sorted(words)) for key, words in self._words.values()),
-            "claims": first((key, _claims_form(c)) for key, c in self._claims.values()),
-            "verdicts": first(iter(self._verdicts.items())),
+            "profiles": {
+                self._key(text): [sorted(p.words), p.exact, p.text] for text, p in profiles
+            },
+            "words": {self._key(text): sorted(found) for text, found in words},
+            "claims": {_key(raw): _claims_form(found) for raw, found in claims},
+            "verdicts": {self._verdict_key(pair): found for pair, found in verdicts},
         }
+
+
+def _key(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
+
+
+def _words_from(saved: Any) -> frozenset[str] | None:
+    try:
+        return _strings(saved)
+    except ValueError:
+        return None
 
 
 def _strings(value: Any) -> frozenset[str]:
