@@ -432,6 +432,11 @@ def dream_output(base: Path, size: int) -> str:
     corpus = build_corpus(base / f"digest-{size}", memories=size)
     copy = base / f"digest-{size}-copy"
     shutil.copytree(corpus.root, copy)
+    # Dreamt below with the readings the run keeps, as this one was (commit_corpus
+    # moves the last changes to the commits' times, which the index budget reads).
+    warm = base / f"digest-{size}-warm"
+    shutil.copytree(corpus.root, warm)
+    warm_context = corpus.context(Scope.PERSONAL, workdir=warm)
     result = DeterministicEngine().consolidate(
         corpus.context(Scope.PERSONAL, workdir=copy), RecordingProgress()
     )
@@ -454,10 +459,8 @@ def dream_output(base: Path, size: int) -> str:
         "proposal": proposal,
     }
     # The same dream with the readings the run kept in the repository: the same output.
-    warm = base / f"digest-{size}-warm"
-    shutil.copytree(corpus.root, warm, ignore=shutil.ignore_patterns(".git"))
     kept = DeterministicEngine(cache=AnalysisCache(corpus.root / ".git")).consolidate(
-        corpus.context(Scope.PERSONAL, workdir=warm), RecordingProgress()
+        warm_context, RecordingProgress()
     )
     warm_output = [kept.summary, kept.files_touched, kept.notes, kept.stale]
     assert warm_output == output["engine"], "kept readings gave another engine output"
