@@ -30,7 +30,7 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
 from memsync.dream.profiles import Profile, content_words, profile_of
@@ -46,6 +46,7 @@ CACHE_NAME = "analysis.json"
 MAX_ENTRIES = 50_000
 _FOLDER = "memsync"
 
+T = TypeVar("T")
 _current: ContextVar[Readings | None] = ContextVar("readings", default=None)
 
 
@@ -57,7 +58,8 @@ def analysis_stamp() -> str:
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{_FORMAT} {unicodedata.unidata_version}".encode())
     package = Path(__file__).resolve().parents[1]
-    for source in sorted([*package.glob("dream/*.py"), *package.glob("memory/*.py")]):
+    sources = [*(package / "dream").glob("*.py"), *(package / "memory").glob("*.py")]
+    for source in sorted(sources):
         digest.update(source.relative_to(package).as_posix().encode() + b"\0")
         digest.update(source.read_bytes())
     return digest.hexdigest()
@@ -85,25 +87,28 @@ class Readings:
     # -- the readings ------------------------------------------------------------
 
     def profile(self, text: str) -> Profile:
-        found = self._profiles.get(text)
-        if found is None:
-            if self._saved_profiles:
-                found = _profile_from(self._saved_profiles.get(self._key(text)))
-            if found is None:
-                found = profile_of(text)
-                self.computed += 1
-            self._profiles[text] = found
-        return found
+        return self._once(self._profiles, self._saved_profiles, text, _profile_from, profile_of)
 
     def content_words(self, text: str) -> frozenset[str]:
-        found = self._words.get(text)
+        return self._once(self._words, self._saved_words, text, _words_from, content_words)
+
+    def _once(
+        self,
+        known: dict[str, T],
+        saved: dict[str, Any],
+        text: str,
+        from_saved: Callable[[Any], T | None],
+        read: Callable[[str], T],
+    ) -> T:
+        """`read(text)`: from this dream's `known`, else from `saved`, else read."""
+        found = known.get(text)
         if found is None:
-            if self._saved_words:
-                found = _words_from(self._saved_words.get(self._key(text)))
+            if saved:
+                found = from_saved(saved.get(self._key(text)))
             if found is None:
-                found = content_words(text)
+                found = read(text)
                 self.computed += 1
-            self._words[text] = found
+            known[text] = found
         return found
 
     def claims(self, memory: MemoryFile, read: Callable[[MemoryFile], Claims]) -> Claims:
