@@ -355,11 +355,13 @@ CHANGED_SHARE = 0.01
 
 
 def _change_some(root: Path, topic_files: list[str]) -> None:
-    """Add a line to `CHANGED_SHARE` of the memories, spread over the directory."""
+    """Add a line to `CHANGED_SHARE` of the memories, spread over the directory: one
+    word and a number of its own each (the same sentence added to all of them would
+    make them look alike, and the dream would compare them all)."""
     step = round(1 / CHANGED_SHARE)
-    for path in topic_files[::step]:
+    for number, path in enumerate(topic_files[::step]):
         with (root / path).open("a", encoding="utf-8") as handle:
-            handle.write("\nChecked again on 2026-11-30: still true.\n")
+            handle.write(f"\nRevision {4000 + number}.\n")
 
 
 def _commit_all(root: Path) -> None:
