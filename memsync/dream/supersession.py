@@ -82,7 +82,7 @@ _CHANGE = _canonical(
     listen listens serve served post posted send sent route routed point points
     hosted expose exposed give gives giv between after before not
     going forward effective became become becomes actually currently stopped stop
-    resize resized
+    resize resized only just
     """
 ) | content_words(" ".join(WORDING) + " 现在 目前 改成 改到 改为 换成 改 换 从 了")
 # Words one slot may have and the other not: what names the value's kind ("window",
@@ -96,13 +96,13 @@ _LOOSE = (
     timeout ttl retention limit max min size quota count number replica instance version
     day date hour owner lead contact rotation value setting default nightly daily weekly
     hourly monthly every upload uploaded deploy deployed keep retain retained store
-    stored write written push pushed publish published
+    stored write written push pushed publish published threshold gate guideline
     """
     )
     | DAY_SET
 )
 # Words ending the words around a value that follow it ("… 60 seconds after the incident").
-_STOP_AFTER = word_set("when after since because once while until so to if as but with by")
+_STOP_AFTER = word_set("when after since because once while until so to if as but with by that")
 # Words right before a value that make it a past or rejected one.
 _LOOKS_AWAY = right_before(r"no longer be", r"used to be", r"than")
 # "from" looks away only from what changed: "moved from X to Y", "took over from X", "从 X
@@ -120,7 +120,7 @@ _CHANGED = re.compile(r"\b(?:" + "|".join(sorted(_CHANGED_WORDS)) + r")\b", re.I
 _RETIRED_AFTER = re.compile(
     r"^\W*(?:is|are|was|were|has been|have been|got)?\s*(?:now\s+)?(?:read-only|retired"
     r"|deprecated|gone|removed|decommissioned|obsolete|legacy|frozen|dead|shut down"
-    r"|moved (?:to|on|away)|left)\b",
+    r"|moved (?:to|on|away|teams)|(?:changed|switched) teams|left)\b",
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(])|\n+")
@@ -213,20 +213,31 @@ _NAMED = re.compile(
 # "to" ("from yarn to pnpm"): "from the team" names no tool.
 _RETIRED = re.compile(
     r"\b(?:(?:moved|switched|migrated|went)\s+(?:\w+\s+){0,3}?(?:from|off)|instead of"
-    r"|no longer\s+(?:\w+\s+){0,2}?(?:on|in|at|with|use|uses|using|kept in|stored in)"
-    r"|stopped using|replaced|dropped|retired|not)\s+(?:the\s+)?"
+    r"|no longer\s+(?:\w+\s+){0,2}?(?:on|in|at|with|use|uses|using|kept in|stored in|through|via)"
+    r"|no more|stopped using|replaced|dropped|retired|not)\s+(?:the\s+)?"
     r"(?P<term>[A-Za-z][\w.-]*[A-Za-z0-9])"
 )
 # The same, the tool first: "Mixpanel was replaced by PostHog", "Jenkins got retired".
 _RETIRED_BEFORE = re.compile(
-    r"\b(?P<term>[A-Z][\w.-]*[A-Za-z0-9])\s+(?:was|were|has been|have been|got|is being)\s+"
-    r"(?:replaced|dropped|retired|deprecated|removed|decommissioned|shut down)\b"
+    r"\b(?P<term>[A-Z][\w.-]*[A-Za-z0-9]|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+)\s+"
+    r"(?:was|were|has been|have been|got|is being|is|are)\s+(?:now\s+)?"
+    r"(?:replaced|dropped|retired|deprecated|removed|decommissioned|shut down|gone)\b"
 )
+# The same in Chinese: "不再用 Jenkins", "不再放在 Figma", "从 Jenkins 换成", "Jenkins 已停用".
+_RETIRED_ZH = re.compile(
+    r"(?:不再|停止)(?:使用|用|存到|存在|存|放在|放到|放|在|走|通过|经过)?\s*"
+    r"(?P<term>[A-Za-z][\w.-]*[A-Za-z0-9])"
+    r"|从\s*(?P<from>[A-Za-z][\w.-]*[A-Za-z0-9])\s*(?:换成|改成|改为|迁移到|迁到|切换到)"
+    r"|(?P<before>[A-Za-z][\w.-]*[A-Za-z0-9])\s*(?:已经?|已)?(?:弃用|停用|下线|废弃)"
+)
+# Cues after which a lowercase tool is left whatever follows: "no more squash", "stopped
+# using pip-tools", "no longer use yarn".
+_LEFT_WHATEVER = re.compile(r"(?:no more|stopped using|no longer (?:\w+\s+)?(?:use|uses|using))\s+(?:the\s+)?$")
 # Words `_RETIRED` and `_RETIRED_BEFORE` cannot match without: most sentences have none.
 _RETIRED_CUES = ("moved", "switched", "migrated", "went", "instead of", "no longer",
                  "stopped using", "replaced", "dropped", "retired", "not")  # fmt: skip
 _RETIRED_BEFORE_CUES = ("replaced", "dropped", "retired", "deprecated", "removed",
-                        "decommissioned", "shut down")  # fmt: skip
+                        "decommissioned", "shut down", "gone")  # fmt: skip
 # After a lowercase tool it leaves, the one it takes instead: "dropped wkhtmltopdf for
 # Gotenberg" (not "dropped tests for the admin app").
 _FOR_INSTEAD = re.compile(r"^\s+(?:for|in favou?r of)\s+[A-Z]")
@@ -272,6 +283,8 @@ class Claims:
     initials: frozenset[str]  # capitalised words starting a sentence: maybe names
     retired: frozenset[str]  # words it names as the past: "from yarn to", "no longer Redis"
     changes: bool = False  # says something changed: "switched", "moved", "now"
+    subject: frozenset[str] = frozenset()  # the description's words: what it is about
+    stated: frozenset[tuple[str, str]] = frozenset()  # (kind, value) of every present value
 
     @cached_property
     def values(self) -> frozenset[tuple[str, str]]:
@@ -295,6 +308,7 @@ def claims(memory: MemoryFile) -> Claims:
     retired: set[str] = set()
     described = len(_SENTENCE.split(normalise(memory.description))) if memory.description else 0
     subject: set[str] = set()  # the description's words
+    stated: set[tuple[str, str]] = set()
     for number, sentence in enumerate(_SENTENCE.split(text)):
         if not sentence:
             continue  # the end of the text
@@ -314,6 +328,7 @@ def claims(memory: MemoryFile) -> Claims:
             if _looks_away(sentence, start, end):
                 past.add((kind, value))
                 continue
+            stated.add((kind, value))
             slot = _slot(blanked, start, end)
             if len(slot) == 1 and number >= described:
                 slot |= subject  # "- Port: 8080" under "Billing API service facts"
@@ -328,6 +343,8 @@ def claims(memory: MemoryFile) -> Claims:
         frozenset(initials),
         frozenset(retired),
         _says_changed(text),
+        frozenset(subject),
+        frozenset(stated),
     )
 
 
@@ -346,16 +363,23 @@ def _retired_terms(sentence: str) -> set[str]:
     """The words of what `sentence` names as left behind (`_RETIRED`, `_RETIRED_BEFORE`);
     a lowercase word only where what replaces it follows ("from yarn to pnpm")."""
     found: set[str] = set()
-    if not any(cue in sentence for cue in _RETIRED_CUES):
-        return found
-    for match in _RETIRED.finditer(sentence):
-        term, after = match.group("term"), sentence[match.end() :]
-        if term[0].isupper() or _TO_AFTER.match(after) or _FOR_INSTEAD.match(after):
+    if any(cue in sentence for cue in _RETIRED_CUES):
+        for match in _RETIRED.finditer(sentence):
+            term, after = match.group("term"), sentence[match.end() :]
+            if (
+                term[0].isupper()
+                or _TO_AFTER.match(after)
+                or _FOR_INSTEAD.match(after)
+                or _LEFT_WHATEVER.search(sentence[: match.start("term")])
+            ):
+                found |= content_words(term) - _CHANGE
+    if any(cue in sentence for cue in _RETIRED_BEFORE_CUES):
+        for match in _RETIRED_BEFORE.finditer(sentence):
+            found |= content_words(match.group("term")) - _CHANGE
+    if not sentence.isascii():
+        for match in _RETIRED_ZH.finditer(sentence):
+            term = match.group("term") or match.group("from") or match.group("before")
             found |= content_words(term) - _CHANGE
-    if not any(cue in sentence for cue in _RETIRED_BEFORE_CUES):
-        return found
-    for match in _RETIRED_BEFORE.finditer(sentence):
-        found |= content_words(match.group("term")) - _CHANGE
     return found
 
 
@@ -521,13 +545,13 @@ def replacement(older: Claims, newer: Claims) -> tuple[str, str] | None:
         return _retired(older, newer, named) or _swapped(older, newer, named)
     differing: dict[str, tuple[str, str]] = {}
     for fact in older.facts:
-        if (fact.kind, fact.value) in newer.values:
+        if (fact.kind, fact.value) in newer.values | newer.stated:
             continue
         matched = [
             n
             for n in newer.facts
             if n.kind == fact.kind
-            and (n.kind, n.value) not in older.values  # a fact both state
+            and (n.kind, n.value) not in older.values | older.stated  # a fact both state
             and _same_slot(fact, n, named | older.initials, newer.changes)
         ]
         if matched:
@@ -565,7 +589,10 @@ def _retired(older: Claims, newer: Claims, named: frozenset[str]) -> tuple[str, 
     left = (older.words & newer.retired) - older.retired - _QUALIFIERS
     if not left:
         return None
-    mine = older.words - left - _LOOSE - named
+    # What the older is about: its description when it has one ("Error tracking
+    # service"), not every detail of its body ("the DSN is in the vault").
+    about = older.subject - left if older.subject - left - _LOOSE - named else older.words
+    mine = about - left - _LOOSE - named
     theirs = newer.words - newer.retired
     shared = ((older.words - left) & theirs) - _LOOSE
     unmatched = mine - theirs
