@@ -47,6 +47,7 @@ _SPELLINGS = {
     "memcached": ("memcached",),
 }
 _TOOL_OF = {spelling: tool for tool, spellings in _SPELLINGS.items() for spelling in spellings}
+TOOL_NAMES = frozenset(_TOOL_OF)  # a word that names one of these names no person
 _MENTION = re.compile(
     r"(?<![\w.-])(node(?:\.?js)?|c?python|golang|go|postgres(?:ql)?|mysql|mariadb|redis"
     r"|mongo(?:db)?|elasticsearch|rabbitmq|memcached)[ \t-]*v?(\d+(?:\.\d+){0,2})(?!\w|\.\w)",

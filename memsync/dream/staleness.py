@@ -276,7 +276,9 @@ def code_evidence(text: str, code: CodeCheckout) -> tuple[str, str] | None:
 
 
 def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
-    """(kind, what is missing) for the first thing `text` cites that the checkout lacks."""
+    """(kind, what is missing) for the first thing `text` cites that the checkout lacks,
+    in a sentence about now: "We used to run `make migrate`" cites the past on purpose."""
+    text = _about_now(text)
     ticked = _BACKTICKED.findall(text)
     for cited in _cited_paths(text, ticked):
         candidate = cited.rstrip(".,;:!?)-")  # the end of a sentence is not the path's
@@ -284,8 +286,8 @@ def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
         if "/" in path:
             if path.split("/", 1)[0] in code.top_level and path not in code.paths:
                 return "path", candidate
-        elif path not in code.basenames:
-            return "path", candidate
+        elif _is_file_name(path) and path not in code.basenames:
+            return "path", candidate  # a bare folder ("dist/") may be built, not checked in
     scripts = code.npm_scripts
     if scripts is not None:
         for manager, name in _package_scripts(text, ticked):
@@ -307,6 +309,23 @@ def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
         if symbol.removesuffix("()") not in code.identifiers:
             return "symbol", symbol
     return None
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# A sentence holding one of these speaks of the past or of what is rejected.
+# ("never" and "not" are no such word here: "never by hand" still tells what to run).
+_LOOKS_BACK = re.compile(
+    r"\b(?:used to|was|were|previously|formerly|no longer|instead of|replac\w*|renamed"
+    r"|removed|deleted|deprecated|legacy)\b|以前|之前|曾经|不再|改名",
+    re.IGNORECASE,
+)
+
+
+def _about_now(text: str) -> str:
+    """`text` less its sentences that look back or away (`_LOOKS_BACK`)."""
+    if not _LOOKS_BACK.search(text):
+        return text
+    return "\n".join(s for s in _SENTENCE.split(text) if not _LOOKS_BACK.search(s))
 
 
 def _package_scripts(text: str, ticked: list[str]) -> Iterator[tuple[str, str]]:

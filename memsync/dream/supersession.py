@@ -46,6 +46,7 @@ from datetime import datetime
 from functools import cached_property
 
 from memsync.dream.dedupe import content_words, normalise
+from memsync.dream.declared_versions import TOOL_NAMES
 from memsync.dream.looking_away import right_before
 from memsync.dream.vocabulary import (
     DAY_SET,
@@ -445,8 +446,12 @@ def _values(sentence: str) -> Iterator[tuple[int, int, str, str]]:
 
 
 def _person(written: str) -> bool:
-    words = written.casefold().split()
-    return not set(words) & (DAY_SET | STOPWORDS) and len(content_words(written) - _CHANGE) == 2
+    """Two capitalised words that may name a person: not "Production Postgres" (a
+    qualifier, a runtime or service: `memsync.dream.declared_versions.TOOL_NAMES`)."""
+    words = set(written.casefold().split())
+    if words & (DAY_SET | STOPWORDS | QUALIFIERS | TOOL_NAMES):
+        return False
+    return len(content_words(written) - _CHANGE) == 2
 
 
 def _slot(blanked: str, start: int, end: int) -> frozenset[str]:
