@@ -102,6 +102,17 @@ _LOOSE = (
     )
     | DAY_SET
 )
+# Where a thing runs: two memories naming two of these speak of two things.
+_SETTINGS = _canonical(
+    "staging production prod dev development qa sandbox preview canary web mobile ios"
+    " android desktop frontend backend"
+)
+# Words a description may add to say what kind of thing its subject is ("Error tracking
+# service", "Celery broker setup"): no part of the subject.
+_KINDS = _canonical(
+    "service tool tooling system setup platform provider vendor stack choice style approach"
+    " method strategy"
+)
 # Words ending the words around a value that follow it ("… 60 seconds after the incident").
 _STOP_AFTER = word_set("when after since because once while until so to if as but with by that")
 # Words right before a value that make it a past or rejected one.
@@ -574,6 +585,8 @@ def _swapped(older: Claims, newer: Claims, named: frozenset[str]) -> tuple[str, 
     "We switched unit tests to Vitest")."""
     if not newer.changes or older.changes:
         return None
+    if newer.retired and not newer.retired & older.words:
+        return None  # it names what it replaced, and that is not the older's
     gone = (older.words & named) - newer.words
     came = (newer.words & named) - older.words
     if len(gone) != 1 or len(came) != 1:
@@ -594,14 +607,18 @@ def _retired(older: Claims, newer: Claims, named: frozenset[str]) -> tuple[str, 
     left = (older.words & newer.retired) - older.retired - _QUALIFIERS
     if not left:
         return None
-    # What the older is about: its description when it has one ("Error tracking
-    # service"), not every detail of its body ("the DSN is in the vault").
-    about = older.subject - left if older.subject - left - _LOOSE - named else older.words
-    mine = about - left - _LOOSE - named
     theirs = newer.words - newer.retired
     shared = ((older.words - left) & theirs) - _LOOSE
-    unmatched = mine - theirs
-    if not shared or len(unmatched) > 1 or (unmatched and len(shared) < 2):
+    unmatched = older.words - left - _LOOSE - named - theirs
+    # Or what the older is about, by its description ("Error tracking service"), is all
+    # in the newer, whatever detail its body adds ("the DSN is in the vault").
+    about = older.subject - left - _LOOSE - named - _KINDS
+    if (older.words ^ newer.words) & _SETTINGS:
+        return None  # staging against production, web against mobile
+    if not shared or (
+        (len(unmatched) > 1 or (unmatched and len(shared) < 2))
+        and not (about and about <= theirs)
+    ):
         return None
     term = sorted(left)[0]
     return term, f"no longer {term}"
