@@ -246,6 +246,16 @@ def _image(relative: str, image: str) -> Iterator[Declared]:
         yield from _exact(_TOOL_OF[name], relative, tag, image)
 
 
+def is_compose_file(relative: str) -> bool:
+    return bool(_COMPOSE.match(relative.rsplit("/", 1)[-1]))
+
+
+def image_tool(image: str) -> str | None:
+    """The runtime or service an image runs (``postgres:16`` → postgres), if known."""
+    name = image.rsplit(":", 1)[0].rsplit("/", 1)[-1].casefold() if image else ""
+    return _TOOL_OF.get(name)
+
+
 def _parse(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 

@@ -54,11 +54,13 @@ from memsync.dream.declared_versions import (
     declared_dependencies,
     declared_versions,
     dependency_conflict,
+    is_compose_file,
     is_dependency_manifest,
     is_manifest,
     version_conflict,
 )
 from memsync.dream.dedupe import content_words, normalise
+from memsync.dream.published_ports import Published, port_conflict, published_ports
 from memsync.dream.supersession import (
     Claims,
     Written,
@@ -118,7 +120,7 @@ _MASK = re.compile(
 @dataclass(frozen=True)
 class StaleMemory:
     path: str  # as shown (``team/x.md`` for the team scope)
-    kind: str  # path, npm-script, make-target, symbol, version, superseded, contradicted
+    kind: str  # path, npm-script, make-target, symbol, version, port, value, superseded, …
     reason: str  # one line, after the path: "cites scripts/x.sh, which …"
 
 
@@ -248,6 +250,12 @@ class CodeCheckout:
         return declared_dependencies(self.root, filter(is_dependency_manifest, self._files))
 
     @cached_property
+    def published_ports(self) -> list[Published]:
+        """The host ports the checkout's compose files publish, service by service."""
+        self.paths  # noqa: B018 - walks the tree once, filling _files
+        return published_ports(self.root, filter(is_compose_file, self._files))
+
+    @cached_property
     def versions(self) -> dict[str, list[Declared]]:
         """What the checkout's manifests declare, tool by tool."""
         self.paths  # noqa: B018 - walks the tree once, filling _files
@@ -272,7 +280,10 @@ def code_evidence(text: str, code: CodeCheckout) -> tuple[str, str] | None:
         kind, cited = missing
         return kind, f"cites {cited}, which the code checkout no longer has"
     conflict = version_conflict(text, code.versions) or dependency_conflict(text, code.dependencies)
-    return None if conflict is None else ("version", conflict)
+    if conflict is not None:
+        return "version", conflict
+    port = port_conflict(text, code.published_ports)
+    return None if port is None else ("port", port)
 
 
 def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:

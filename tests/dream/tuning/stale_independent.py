@@ -110,6 +110,12 @@ CODE_FRESH: list[Memory] = [
        "`make migrate-db` now.\n"),
     _m("project", "seed_now", "Seeding fixtures",
        "`make seed` runs scripts/seed.py to load fixtures.\n"),
+    _m("project", "pg_container_port", "Postgres inside compose",
+       "Inside the compose network the API reaches Postgres on container port 5432.\n"),
+    _m("project", "vite_port", "Vite dev server port",
+       "The Vite dev server runs locally on port 5173.\n"),
+    _m("project", "redis_local", "Local Redis",
+       "Locally the Redis cache answers on port 6379 to the other compose services.\n"),
     _m("project", "payments_env_now", "Payments URL setting",
        "Set `PAYMENTS_API_URL` in .env; the example file has the local default.\n"),
 ]
