@@ -98,8 +98,5 @@ def port_conflict(text: str, published: list[Published]) -> str | None:
         if any(ports[0] in p.host_ports for p in hosts):
             continue
         shown = ", ".join(sorted({port for p in hosts for port in p.host_ports}))
-        return (
-            f"says port {ports[0]} for {service}, where {hosts[0].file} publishes it on "
-            f"{shown}"
-        )
+        return f"says port {ports[0]} for {service}, where {hosts[0].file} publishes it on {shown}"
     return None

@@ -83,7 +83,7 @@ _CHANGE = _canonical(
     listen listens serve served post posted send sent route routed point points
     hosted expose exposed give gives giv between after before not
     going forward effective became become becomes actually currently stopped stop
-    resize resized only just
+    resize resized only just happen happens happened occur occurs
     """
 ) | content_words(" ".join(WORDING) + " 现在 目前 改成 改到 改为 换成 改 换 从 了")
 # Words one slot may have and the other not: what names the value's kind ("window",
@@ -224,7 +224,8 @@ _NAMED = re.compile(
 # Jenkins", "instead of Rollbar", "replaced Redis". A lowercase word counts only before
 # "to" ("from yarn to pnpm"): "from the team" names no tool.
 _RETIRED = re.compile(
-    r"\b(?:(?:moved|switched|migrated|went)\s+(?:\w+\s+){0,3}?(?:from|off)|instead of"
+    r"\b(?:(?:moved|switched|migrated|went|renamed|changed)\s+(?:\w+\s+){0,3}?(?:from|off)"
+    r"|instead of"
     r"|no longer\s+(?:\w+\s+){0,2}?(?:on|in|at|with|use|uses|using|kept in|stored in|through|via)"
     r"|no more|stopped using|replaced|dropped|retired|not)\s+(?:the\s+)?"
     r"(?P<term>[A-Za-z][\w.-]*[A-Za-z0-9])"
@@ -234,6 +235,10 @@ _RETIRED_BEFORE = re.compile(
     r"\b(?P<term>[A-Z][\w.-]*[A-Za-z0-9]|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+)\s+"
     r"(?:was|were|has been|have been|got|is being|is|are)\s+(?:now\s+)?"
     r"(?:replaced|dropped|retired|deprecated|removed|decommissioned|shut down|gone)\b"
+    # What replaced it named after it, any tool: "npm was replaced by pnpm", "GitBook
+    # replaced by Docusaurus".
+    r"|\b(?P<replaced>[A-Za-z][\w.-]*[A-Za-z0-9])\s+(?:(?:was|were|has been|have been|got)\s+)?"
+    r"replaced\s+(?:by|with)\s+\S"
 )
 # The same in Chinese: "不再用 Jenkins", "不再放在 Figma", "从 Jenkins 换成", "Jenkins 已停用".
 _RETIRED_ZH = re.compile(
@@ -244,9 +249,11 @@ _RETIRED_ZH = re.compile(
 )
 # Cues after which a lowercase tool is left whatever follows: "no more squash", "stopped
 # using pip-tools", "no longer use yarn".
-_LEFT_WHATEVER = re.compile(r"(?:no more|stopped using|no longer (?:\w+\s+)?(?:use|uses|using))\s+(?:the\s+)?$")
+_LEFT_WHATEVER = re.compile(
+    r"(?:no more|stopped using|no longer (?:\w+\s+)?(?:use|uses|using))\s+(?:the\s+)?$"
+)
 # Words `_RETIRED` and `_RETIRED_BEFORE` cannot match without: most sentences have none.
-_RETIRED_CUES = ("moved", "switched", "migrated", "went", "instead of", "no longer",
+_RETIRED_CUES = ("moved", "switched", "migrated", "went", "renamed", "changed", "instead of", "no longer",
                  "stopped using", "replaced", "dropped", "retired", "not")  # fmt: skip
 _RETIRED_BEFORE_CUES = ("replaced", "dropped", "retired", "deprecated", "removed",
                         "decommissioned", "shut down", "gone")  # fmt: skip
@@ -387,7 +394,7 @@ def _retired_terms(sentence: str) -> set[str]:
                 found |= content_words(term) - _CHANGE
     if any(cue in sentence for cue in _RETIRED_BEFORE_CUES):
         for match in _RETIRED_BEFORE.finditer(sentence):
-            found |= content_words(match.group("term")) - _CHANGE
+            found |= content_words(match.group("term") or match.group("replaced")) - _CHANGE
     if not sentence.isascii():
         for match in _RETIRED_ZH.finditer(sentence):
             term = match.group("term") or match.group("from") or match.group("before")
@@ -560,15 +567,19 @@ def replacement(older: Claims, newer: Claims) -> tuple[str, str] | None:
         # Two things, unless one left the other or took the other's place.
         return _retired(older, newer, named) or _swapped(older, newer, named)
     differing: dict[str, tuple[str, str]] = {}
+    theirs, mine = newer.values | newer.stated, older.values | older.stated
+    # Two memories with no word but their values apart ("Deploys happen on Tuesdays",
+    # "Since March we deploy on Thursdays") speak of one thing, in a slot of one word.
+    alike = older.words - _LOOSE == newer.words - _LOOSE
     for fact in older.facts:
-        if (fact.kind, fact.value) in newer.values | newer.stated:
+        if (fact.kind, fact.value) in theirs:
             continue
         matched = [
             n
             for n in newer.facts
             if n.kind == fact.kind
-            and (n.kind, n.value) not in older.values | older.stated  # a fact both state
-            and _same_slot(fact, n, named | older.initials, newer.changes)
+            and (n.kind, n.value) not in mine  # a fact both state
+            and _same_slot(fact, n, named | older.initials, newer.changes, alike=alike)
         ]
         if matched:
             differing.setdefault(fact.kind, (fact.text, matched[0].text))
@@ -616,19 +627,22 @@ def _retired(older: Claims, newer: Claims, named: frozenset[str]) -> tuple[str, 
     if (older.words ^ newer.words) & _SETTINGS:
         return None  # staging against production, web against mobile
     if not shared or (
-        (len(unmatched) > 1 or (unmatched and len(shared) < 2))
-        and not (about and about <= theirs)
+        (len(unmatched) > 1 or (unmatched and len(shared) < 2)) and not (about and about <= theirs)
     ):
         return None
     term = sorted(left)[0]
     return term, f"no longer {term}"
 
 
-def _same_slot(older: Fact, newer: Fact, named: frozenset[str], changes: bool) -> bool:
+def _same_slot(
+    older: Fact, newer: Fact, named: frozenset[str], changes: bool, *, alike: bool = False
+) -> bool:
     """Whether two facts fill one slot. A newer memory that says something changed may
     leave out words of the older's slot ("for gRPC traffic"), never a qualifier
-    ("staging"); it may add none but names and what names the value's kind."""
-    if len(older.slot & newer.slot) < _MIN_SHARED:
+    ("staging"); it may add none but names and what names the value's kind. A slot of
+    one word is one only between memories `alike` in every other word."""
+    shared = len(older.slot & newer.slot)
+    if shared < _MIN_SHARED and not (alike and shared and older.slot == newer.slot):
         return False
     if newer.slot - older.slot - _LOOSE - named:
         return False

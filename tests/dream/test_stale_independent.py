@@ -16,6 +16,7 @@ from tests.dream.tuning.stale_independent import (
     CONTRADICTED,
     HARD_NEGATIVES,
     SUPERSEDED,
+    SUPERSEDED_LATER,
     Memory,
 )
 
@@ -61,6 +62,7 @@ CORPORA = {
     "code": lambda root: code(root, CODE_STALE, stale=True),
     "code fresh": lambda root: code(root, CODE_FRESH, stale=False),
     "superseded": lambda root: IndependentCorpus(root).add_pairs(SUPERSEDED),
+    "superseded later": lambda root: IndependentCorpus(root).add_pairs(SUPERSEDED_LATER),
     "contradicted": lambda root: IndependentCorpus(root).add_pairs(CONTRADICTED, team=True),
     "hard negatives": lambda root: IndependentCorpus(root).add_pairs(HARD_NEGATIVES, stale=False),
     "hard negatives teammate": lambda root: IndependentCorpus(root).add_pairs(
@@ -79,4 +81,5 @@ def test_it_flags_independently_written_stale_memories_and_no_look_alike(
     assert false_flags == []
     assert found["code"][0] >= 0.75 * found["code"][1]
     assert found["superseded"][0] >= 0.75 * found["superseded"][1]
+    assert found["superseded later"][0] >= 0.6 * found["superseded later"][1]
     assert found["contradicted"][0] >= 0.75 * found["contradicted"][1]
