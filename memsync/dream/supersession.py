@@ -253,8 +253,9 @@ _LEFT_WHATEVER = re.compile(
     r"(?:no more|stopped using|no longer (?:\w+\s+)?(?:use|uses|using))\s+(?:the\s+)?$"
 )
 # Words `_RETIRED` and `_RETIRED_BEFORE` cannot match without: most sentences have none.
-_RETIRED_CUES = ("moved", "switched", "migrated", "went", "renamed", "changed", "instead of", "no longer",
-                 "stopped using", "replaced", "dropped", "retired", "not")  # fmt: skip
+_RETIRED_CUES = ("moved", "switched", "migrated", "went", "renamed", "changed", "instead of",
+                 "no longer", "no more", "stopped using", "replaced", "dropped", "retired",
+                 "not")  # fmt: skip
 _RETIRED_BEFORE_CUES = ("replaced", "dropped", "retired", "deprecated", "removed",
                         "decommissioned", "shut down", "gone")  # fmt: skip
 # After a lowercase tool it leaves, the one it takes instead: "dropped wkhtmltopdf for
