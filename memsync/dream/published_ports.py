@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from memsync.dream.declared_versions import image_tool, is_compose_file
+from memsync.dream.declared_versions import image_tool
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _PORT = re.compile(r"\bports?\s+(?:is\s+|of\s+|at\s+)?(\d{2,5})\b|\blocalhost:(\d{2,5})\b",
@@ -58,7 +58,7 @@ def published_ports(root: Path, files: Iterable[str]) -> list[Published]:
         for key, spec in services.items():
             if not isinstance(spec, Mapping):
                 continue
-            ports = {_host_port(p) for p in spec.get("ports") or [] if _host_port(p)}
+            ports = {port for p in spec.get("ports") or [] if (port := _host_port(p))}
             if not ports:
                 continue
             names = {str(key).casefold()}

@@ -9,8 +9,9 @@ memory over 90 days tells a reviewer nothing. A memory is flagged when
   variable in backticks (``parse_invoice()``, ``InvoiceParser``, ``PAYMENTS_URL``);
   or it states a version of a runtime or service the checkout declares otherwise ("Node
   18" where package.json's engines want ``>=20.11``: `memsync.dream.declared_versions`);
-- it states a value the checkout assigns otherwise (`memsync.dream.code_values`), or a
-  dependency version its manifests pin otherwise;
+- it states a value the checkout assigns otherwise (`memsync.dream.code_values`), a
+  dependency version its manifests pin otherwise, or a host port for a compose service
+  the compose files publish otherwise (`memsync.dream.published_ports`);
 - a newer memory on the same subject says otherwise (superseded): the same ``name``,
   the same description once numbers, versions, dates and weekdays are masked, another
   value in the same slot however it is worded, a tool it names as left behind, or the
@@ -22,8 +23,14 @@ import), by the ``updated`` (else ``created``) date of their frontmatter.
 
 What counts as citing the checkout is kept narrow, so a flag is worth reading: a path
 counts only when its first folder exists in the checkout (``src/…``, ``scripts/…``)
-or, for a bare file name in backticks, when it has an extension; URLs, API routes
-(``/v2/…``) and placeholders (``{id}``, ``<name>``, ``*``) are never checked.
+or, for a bare file name, when it has an extension (``dist/`` may be built, not checked
+in); URLs, API routes (``/v2/…``) and placeholders (``{id}``, ``<name>``, ``*``) are
+never checked, nor anything cited in a sentence about the past ("we used to run ``make
+migrate``", "… was renamed").
+
+Rules are chosen on three tuning sets (``tests/dream/tuning/stale_variants.py``,
+``stale_rewritten.py`` and ``stale_independent.py``, the last written by another hand
+in Claude Code's own memory format), never on ``tests/heldout``.
 """
 
 from __future__ import annotations

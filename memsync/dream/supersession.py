@@ -27,7 +27,15 @@ each would flag a memory that says something else:
 - facts of two classes differ at once ("3 replicas in eu-west-1" against "5 replicas
   in us-east-1": another deployment more likely than a change);
 - the newer memory still states the older value in that class ("port 8443; metrics on
-  port 9100" adds a fact).
+  port 9100" adds a fact), whether or not words around it make a slot.
+
+A memory also replaces an older one when it names as left behind ("no longer use X",
+"no more X", "X is deprecated", "X replaced by Y", "renamed … from X to Y", "不再用 X",
+"从 X 换成 Y") a tool the older one states, about the same thing: every word of the
+older's description is in the newer (less words saying what kind of thing it is:
+"service", "tool", "style"), or all but one of its words are; never when the two name
+different settings ("staging" against "production", "web" against "mobile"), and never
+by a newer memory that names what it replaced and that is something else.
 
 Only memories sharing a (class, slot word) are compared, and a key that more than
 `MAX_BLOCK` memories share is not used to pair them: near-linear in the directory.
@@ -45,8 +53,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 
-from memsync.dream.dedupe import content_words, normalise
 from memsync.dream.declared_versions import TOOL_NAMES
+from memsync.dream.dedupe import content_words, normalise
 from memsync.dream.looking_away import right_before
 from memsync.dream.vocabulary import (
     DAY_SET,
