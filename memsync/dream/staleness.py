@@ -116,6 +116,14 @@ _SYMBOL = re.compile(
     r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"  # UPPER_SNAKE
     r"|[A-Za-z_]\w*\(\))$"  # call()
 )
+# Outside backticks, a symbol is one written as a call or called a function, method or
+# class ("parse_invoice()", "the compute_total function", "class InvoiceParser"); its
+# spelling must still be a symbol's (`_SYMBOL`): "print()" and "the main function" are not.
+_BARE_SYMBOL = re.compile(
+    r"(?<![\w.`/-])([A-Za-z_]\w*)\(\)"
+    r"|\b(?:function|method|class)\s+([A-Za-z_]\w*)\b"
+    r"|(?<![\w.`/-])([A-Za-z_]\w*)\s+(?:function|method|class)\b"
+)
 _ENV = re.compile(r"(?<![\w`])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+){1,})(?![\w`])")
 # A number glued to a word names a thing ("Q3", "S3", "P1"): it is no value to mask.
 _MASK = re.compile(
@@ -322,7 +330,10 @@ def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
     if not code.read_code:
         return None
     symbols = [t.strip() for t in ticked if _SYMBOL.match(t.strip())]
-    symbols += _ENV.findall(_BACKTICKED.sub(" ", text))
+    bare = _BACKTICKED.sub(" ", text)
+    symbols += _ENV.findall(bare)
+    named = (found.group(found.lastindex or 0) for found in _BARE_SYMBOL.finditer(bare))
+    symbols += [name for name in named if _SYMBOL.match(name)]
     for symbol in symbols:
         if symbol.removesuffix("()") not in code.identifiers:
             return "symbol", symbol

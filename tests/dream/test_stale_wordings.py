@@ -34,7 +34,8 @@ def checkout(tmp_path: Path) -> CodeCheckout:
     (tmp_path / "Makefile").write_text("migrate-db:\n\ttrue\n", encoding="utf-8")
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "seed.py").write_text("", encoding="utf-8")
-    return CodeCheckout(tmp_path, read_code=False)
+    (tmp_path / "totals.py").write_text("def render_total():\n    pass\n", encoding="utf-8")
+    return CodeCheckout(tmp_path)
 
 
 def test_compose_files_publish_host_ports_by_service(checkout: CodeCheckout) -> None:
@@ -73,6 +74,11 @@ def test_a_host_port_the_compose_files_do_not_publish_is_stale(
         ("Build with Vite; the output goes to dist/.", False),  # built, never checked in
         ("Seed with scripts/seed_db.py.", True),
         ("Seed with scripts/seed.py.", False),
+        ("Totals come from the compute_total function.", True),
+        ("Totals come from compute_total().", True),
+        ("Totals come from computeTotal() and the main function.", True),
+        ("Never print() secrets; the main function exits early.", False),
+        ("Totals come from render_total() in the totals module.", False),
     ],
 )
 def test_a_citation_counts_only_in_a_sentence_about_now(

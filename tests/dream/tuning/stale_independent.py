@@ -131,6 +131,13 @@ CODE_STALE: list[Memory] = [
     ),
     _m(
         "project",
+        "invoice_total_fn",
+        "Invoice total computation",
+        "Invoice totals are computed by the compute_invoice_total function; taxes are "
+        "added there too.\n",
+    ),
+    _m(
+        "project",
         "retry_count",
         "Outbound retry count",
         "Outbound HTTP calls retry `MAX_RETRY_COUNT` = 3 times before giving up.\n",
@@ -182,6 +189,13 @@ CODE_FRESH: list[Memory] = [
         "History of the migrate target",
         "We used to run `make migrate` before the Makefile was reorganised; it is "
         "`make migrate-db` now.\n",
+    ),
+    _m(
+        "project",
+        "renderer_bare",
+        "Invoice renderer",
+        "render_invoice_pdf() builds an InvoiceRenderer class instance; call it from the "
+        "view, never print() the PDF.\n",
     ),
     _m(
         "project",
