@@ -91,7 +91,7 @@ _CHANGE = _canonical(
     listen listens serve served post posted send sent route routed point points
     hosted expose exposed give gives giv between after before not
     going forward effective became become becomes actually currently stopped stop
-    resize resized only just happen happens happened occur occurs
+    resize resized only just happen happens happened occur occurs deprecated deprecate
     """
 ) | content_words(" ".join(WORDING) + " 现在 目前 改成 改到 改为 换成 改 换 从 了")
 # Words one slot may have and the other not: what names the value's kind ("window",
@@ -198,7 +198,8 @@ _VALUE_PATTERN = (
     r"|(?P<address>(?<![\w.+-])[\w.+-]++@[\w-]+(?:\.[\w-]+)+|⟨start⟩https?://[^\s)>\]]+"
     r"|(?<![\w#])#[a-z][\w-]*)"
     r"|(?P<time>⟨start⟩\d{1,2}:\d{2}(?:\s?[ap]m)?\b)"
-    r"|(?P<version>⟨start⟩v?\d+\.\d+(?:\.\d+)*\b(?!\s?(?:ms|s|m|h|d|kb|mb|gb|tb|%)\b))"
+    r"|(?P<version>⟨start⟩v?\d+\.\d+(?:\.\d+)*\b(?!\s?(?:ms|s|m|h|d|kb|mb|gb|tb|%)\b)"
+    r"|⟨start⟩v\d+\b)"  # "API v2"
     r"|(?P<amount>⟨start⟩\d+(?:[.,]\d+)?)\s?(?P<unit>%|(?:ms|milliseconds?|s|secs?|seconds?|m|mins?"
     r"|minutes?|h|hrs?|hours?|d|days?|weeks?|[kmgt]i?b|percent)\b)"
     r"|(?P<number>⟨start⟩\d+(?:[.,]\d+)?\b)"

@@ -113,6 +113,10 @@ def memory(description: str, body: str, kind: str = "project") -> MemoryFile:
          ("Deploy day", "Since March we deploy on Thursdays.")),
         (("Code review approvals", "Every PR needs 2 approvals before merge."),
          ("Approval rule", "PRs now need only 1 approval before merge.")),
+        (("API version", "Clients must call API v2."),
+         ("API version", "API v2 is deprecated; clients must call v3.")),
+        (("Worker memory", "The worker container memory limit is 512 MB."),
+         ("Worker memory", "Worker container memory limit: 1 GB")),
     ],
 )  # fmt: skip
 def test_a_newer_memory_replaces_an_older_one_however_it_says_so(
@@ -137,6 +141,10 @@ def test_a_newer_memory_replaces_an_older_one_however_it_says_so(
          ("Staging Postgres version", "Staging Postgres runs 15 on RDS.")),
         (("Hotfix day", "Hotfixes happen on Thursdays."),
          ("Retro day", "Retros happen on Fridays.")),
+        (("Orders API version", "The Orders API serves v2."),
+         ("Billing API version", "The Billing API serves v3.")),
+        (("API version", "Clients must call API v2."),
+         ("Internal API callers", "Internal tools may still call API v1.")),
     ],
 )  # fmt: skip
 def test_a_newer_memory_on_another_thing_replaces_nothing(
