@@ -22,6 +22,7 @@ kind): the file follows the directory and never grows past it.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import itertools
@@ -200,44 +201,86 @@ def _profile_from(saved: Any) -> Profile | None:
 
 
 def _claims_form(claims: Claims) -> list[Any]:
-    return [
-        claims.memory_type,
-        [[fact.kind, fact.value, fact.text, sorted(fact.slot)] for fact in claims.facts],
-        sorted([kind, value] for kind, value in claims.past),
-        sorted(claims.names),
-        sorted(claims.words),
-        sorted(claims.initials),
-        sorted(claims.retired),
-        claims.changes,
-    ]
+    """`claims` as JSON data: each field of `Claims` in order, by its declared type."""
+    return [_FORMS[field.type][0](getattr(claims, field.name)) for field in _fields("Claims")]
 
 
 def _claims_from(saved: Any) -> Claims | None:
-    # Imported here: `memsync.dream.supersession` reads through `memsync.dream.dedupe`,
-    # which reads through this module.
-    from memsync.dream.supersession import Claims, Fact
+    from memsync.dream.supersession import Claims
 
     try:
-        memory_type, facts, past, names, words, initials, retired, changes = saved
-        read_facts = [
-            Fact(str(kind), str(value), str(text), _strings(slot))
-            for kind, value, text, slot in facts
-        ]
-        read_past = frozenset((str(kind), str(value)) for kind, value in past)
-        if not isinstance(memory_type, str) or not isinstance(changes, bool):
+        fields = _fields("Claims")
+        if not isinstance(saved, list) or len(saved) != len(fields):
             return None
-        return Claims(
-            memory_type,
-            read_facts,
-            read_past,
-            _strings(names),
-            _strings(words),
-            _strings(initials),
-            _strings(retired),
-            changes,
-        )
+        return Claims(*(_FORMS[f.type][1](value) for f, value in zip(fields, saved, strict=True)))
     except (TypeError, ValueError):
         return None
+
+
+def _fields(name: str) -> tuple[dataclasses.Field[Any], ...]:
+    """The fields of `Claims` or `Fact`, each of a type `_FORMS` knows (else ValueError:
+    claims are then read, not kept)."""
+    # Imported here: `memsync.dream.supersession` reads through `memsync.dream.dedupe`,
+    # which reads through this module.
+    from memsync.dream import supersession
+
+    fields = dataclasses.fields(getattr(supersession, name))
+    unknown = [field.type for field in fields if field.type not in _FORMS]
+    if unknown:
+        raise ValueError(f"{name} has fields of types not kept: {unknown}")
+    return fields
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("not a string")
+    return value
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("not a boolean")
+    return value
+
+
+def _pairs(value: Any) -> frozenset[tuple[str, str]]:
+    if not isinstance(value, list):
+        raise ValueError("not a list")
+    return frozenset((_text(first), _text(second)) for first, second in value)
+
+
+def _fact_form(facts: list[Any]) -> list[Any]:
+    fields = _fields("Fact")
+    return [[_FORMS[f.type][0](getattr(fact, f.name)) for f in fields] for fact in facts]
+
+
+def _facts_from(value: Any) -> list[Any]:
+    from memsync.dream.supersession import Fact
+
+    fields = _fields("Fact")
+    if not isinstance(value, list):
+        raise ValueError("not a list")
+    read: list[Any] = []
+    for saved in value:
+        if not isinstance(saved, list) or len(saved) != len(fields):
+            raise ValueError("not a fact")
+        read.append(Fact(*(_FORMS[f.type][1](item) for f, item in zip(fields, saved, strict=True))))
+    return read
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+# Each field type of `Claims` and `Fact` (as written): to JSON data, and back (raising
+# ValueError or TypeError on data of another shape).
+_FORMS: dict[Any, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
+    "str": (_same, _text),
+    "bool": (_same, _flag),
+    "frozenset[str]": (sorted, _strings),
+    "frozenset[tuple[str, str]]": (sorted, _pairs),
+    "list[Fact]": (_fact_form, _facts_from),
+}
 
 
 # -- the dream's readings, for the steps that read memories ---------------------------
@@ -315,9 +358,10 @@ class AnalysisCache:
         return Readings(data)
 
     def save(self, readings: Readings) -> None:
-        # A cache: when it cannot be written the dream goes on without it.
-        payload = json.dumps(readings.saved_form(), ensure_ascii=False, separators=(",", ":"))
-        with contextlib.suppress(OSError, ConfinementError):
+        # A cache: when it cannot be written the dream goes on without it (a field of
+        # `Claims` of a type not kept is a ValueError).
+        with contextlib.suppress(OSError, ConfinementError, ValueError):
+            payload = json.dumps(readings.saved_form(), ensure_ascii=False, separators=(",", ":"))
             self.confined.write(self.path, payload)
 
 

@@ -15,6 +15,7 @@ from memsync.dream import dedupe, readings, staleness
 from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import EngineResult, Scope
 from memsync.dream.readings import CACHE_NAME, AnalysisCache, analysis_stamp
+from memsync.memory import MemoryDirectory
 from tests.dream.corpus import Corpus, RecordingProgress, build_corpus, commit_corpus
 
 Outcome = tuple[str, list[str], list[str], list[str], dict[str, bytes]]
@@ -206,3 +207,15 @@ def test_the_file_is_bounded(
     _dream(corpus, tmp_path / "capped", cache)
     capped = json.loads(kept.read_text(encoding="utf-8"))
     assert all(len(capped[table]) <= 10 for table in ("profiles", "words", "claims", "verdicts"))
+
+
+def test_claims_are_kept_whole(corpus: Corpus) -> None:
+    """Every field of a memory's claims comes back from the file as it was read."""
+    from memsync.dream.supersession import claims
+
+    memories = MemoryDirectory.read(corpus.root, links=False).files
+    assert memories
+    for memory in memories.values():
+        read = claims(memory)
+        kept = json.loads(json.dumps(readings._claims_form(read)))
+        assert readings._claims_from(kept) == read, memory.path
