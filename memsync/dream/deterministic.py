@@ -20,6 +20,10 @@ It does only what it can explain in one line each, and it never loses content:
    newer memory supersedes them, or a teammate's contradicts them; their text is not
    touched, since only a reader who knows the project can tell what changed.
 
+Each memory's reading (its words, profile and claims) and each compared pair's verdict
+are worked out once per dream, and kept for the next dream of the same repository in
+its Git directory (`memsync.dream.readings`): the next one reads only what changed.
+
 Scopes: in a personal dream the personal directory is consolidated and ``team/`` is
 read-only; in a team dream (the server's repository) duplicates merge only when they
 are exact or near-exact copies. ``CLAUDE.md`` is never edited (SPEC D4).
