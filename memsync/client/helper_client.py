@@ -28,6 +28,7 @@ from __future__ import annotations
 import _socket
 import os
 import sys
+import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,6 +40,9 @@ SOCKET_NAME = "socket"
 PID_NAME = "pid"
 LOG_NAME = "log"
 LOCK_NAME = "lock"
+FAILED_NAME = "failed"  # written by a helper that could not start
+# After a helper failed to start, calls run without one for this long before the next try.
+RETRY_SECONDS = 60.0
 DISABLE_VARIABLE = "MEMSYNC_NO_HELPER"
 IDLE_VARIABLE = "MEMSYNC_HELPER_IDLE"
 DEFAULT_IDLE_SECONDS = 600.0
@@ -183,7 +187,7 @@ def _hand_over(arguments: Sequence[str], cwd: str, repository: str, directory: i
             connection.connect(in_dir(directory, SOCKET_NAME))
         except (FileNotFoundError, ConnectionRefusedError):
             # None yet, or a socket its helper left behind: a helper for the next call.
-            start_helper(repository)
+            start_helper(repository, directory)
             return None
         except OSError:
             return None
@@ -197,7 +201,7 @@ def _hand_over(arguments: Sequence[str], cwd: str, repository: str, directory: i
             connection.sendall(body)
             answer = _read(connection, 1)
             if answer == STALE:
-                start_helper(repository)
+                start_helper(repository, directory)
             if answer != READY:
                 return None
             # From here the call is the helper's: it runs it once it has read this.
@@ -261,10 +265,17 @@ def idle_seconds() -> float:
     return seconds if seconds > 0 else DEFAULT_IDLE_SECONDS
 
 
-def start_helper(repository: str) -> None:
+def start_helper(repository: str, directory: int) -> None:
     """Start the repository's helper, detached (its own session, no stdio of ours);
     it runs this same memsync (the directory holding this package comes first on its
-    path) and gives way to one already serving."""
+    path) and gives way to one already serving. Not again soon after one failed: a
+    helper that cannot start would otherwise cost every call a Python start."""
+    try:
+        failed = os.stat(FAILED_NAME, dir_fd=directory, follow_symlinks=False).st_mtime
+    except OSError:
+        failed = 0.0
+    if time.time() - failed < RETRY_SECONDS:
+        return
     source = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     boot = (
         "import os, sys; os.closerange(3, 1 << 16); "

@@ -377,13 +377,21 @@ def main(arguments: list[str]) -> int:
         if not sole:
             _log("another helper serves this repository")
             return 0
-        helper = Helper(repository, directory, idle)
-        signal.signal(signal.SIGTERM, lambda *_: helper.terminate())
-        preload()
-        # Children only read what was imported: kept out of the collector, those
-        # objects' pages are not copied into every child by its first collection.
-        gc.freeze()
-        helper.listen()
+        try:
+            helper = Helper(repository, directory, idle)
+            signal.signal(signal.SIGTERM, lambda *_: helper.terminate())
+            preload()
+            # Children only read what was imported: kept out of the collector, those
+            # objects' pages are not copied into every child by its first collection.
+            gc.freeze()
+            helper.listen()
+        except Exception:
+            _log(f"could not start:\n{traceback.format_exc()}")
+            # Calls run without a helper for a while (helper_client.RETRY_SECONDS).
+            _write_beside(directory, wire.FAILED_NAME, f"{os.getpid()}\n")
+            return 1
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(wire.FAILED_NAME, dir_fd=directory)
         _log(f"serving {repository} (idle timeout {idle:g} s)")
         try:
             reason = helper.serve()

@@ -392,3 +392,24 @@ def test_a_served_call_imports_neither_argparse_nor_the_command(tmp_path):
     assert [
         name for name in imported if name.startswith(("memsync.extract", "memsync.store"))
     ] == []
+
+
+def test_a_helper_that_cannot_start_is_not_tried_on_every_call(tmp_path):
+    repo = memory_repo(tmp_path / "memory").path
+    directory = helper_dir(repo)
+    (directory / "socket").mkdir(parents=True)  # where no socket can go
+    directory.chmod(0o700)
+
+    first = memsync("extract", repo, "--transcript", session(tmp_path, "one", "a is run by b"))
+    deadline = time.monotonic() + 60
+    while not (directory / "failed").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    second = memsync("extract", repo, "--transcript", session(tmp_path, "two", "c is run by d"))
+    # A helper the second call started would be running now (it is started before the
+    # call runs in-process): let it fail and log, if there is one.
+    for pid in warm_helpers_under(tmp_path):
+        wait_until_gone(pid)
+
+    assert first.returncode == 0 and "saved 1 memory" in first.stdout, first.stderr
+    assert second.returncode == 0 and "saved 1 memory" in second.stdout, second.stderr
+    assert log_of(repo).count("could not start") == 1
