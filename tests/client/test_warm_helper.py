@@ -22,6 +22,7 @@ import pytest
 
 from tests.conftest import stop_warm_helpers, warm_helpers_under
 from tests.extract.sessions import SessionLog, memory_repo
+from tests.support.messages_server import text, tool_use
 
 MEMSYNC = [sys.executable, "-m", "memsync.client.cli"]
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -142,6 +143,30 @@ def test_a_served_call_prints_and_exits_as_the_command_run_in_process(tmp_path):
     assert served[0][1].split(" (commit")[0] == plain[0][1].split(" (commit")[0]
     assert served[0][1].splitlines()[1:] == plain[0][1].splitlines()[1:]
     assert served[1:] == plain[1:]
+
+
+def test_each_served_call_runs_with_its_own_environment(tmp_path, messages_server):
+    repo = memory_repo(tmp_path / "memory").path
+    memsync("extract", repo, "--transcript", session(tmp_path, "zero", "e is owned by f"))
+    wait_for_helper(repo)
+    content = "---\nname: Staging\ndescription: Staging resets nightly\ntype: project\n---\n\nx\n"
+    messages_server.add(
+        [tool_use("write", {"path": "project_staging.md", "content": content})], [text("Saved.")]
+    )
+    path = SessionLog(session_id="one").turn("Staging resets every night.").write(tmp_path / "s")
+
+    done = memsync(
+        "extract", repo, "--transcript", path, "--json",
+        ANTHROPIC_API_KEY="test", ANTHROPIC_BASE_URL=messages_server.base_url,
+        MEMSYNC_MODEL="claude-from-env",
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    [result] = json.loads(done.stdout)["results"]
+    assert (result["engine"], result["model"]) == ("anthropic", "claude-from-env")
+    assert result["saved"] == ["project_staging.md"]
+    assert messages_server.requests[0]["model"] == "claude-from-env"
+    assert len(served_calls(repo)) == 1
 
 
 def test_a_directory_that_is_no_memsync_repository_gets_the_same_refusal(tmp_path):
