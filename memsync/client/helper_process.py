@@ -41,19 +41,21 @@ _LOG_LIMIT_BYTES = 1024 * 1024
 _REQUEST_TIMEOUT = 10.0
 
 
-def code_stamp() -> tuple[tuple[str, int, int], ...]:
+def code_stamp() -> frozenset[tuple[str, int, int]]:
     """Every module file of this memsync with its size and mtime: a new install or an
-    edited checkout changes it."""
-    package = Path(__file__).resolve().parents[1]
+    edited checkout changes it. Read before each call (os.scandir: about 0.6 ms)."""
     found = []
-    for root, directories, files in os.walk(package):
-        directories[:] = sorted(d for d in directories if not d.startswith(("__", ".")))
-        for name in sorted(files):
-            if name.endswith(".py"):
-                path = Path(root, name)
-                status = path.stat()
-                found.append((str(path), status.st_size, status.st_mtime_ns))
-    return tuple(found)
+    folders = [str(Path(__file__).resolve().parents[1])]
+    while folders:
+        with os.scandir(folders.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if not entry.name.startswith(("__", ".")):
+                        folders.append(entry.path)
+                elif entry.name.endswith(".py"):
+                    status = entry.stat(follow_symlinks=False)
+                    found.append((entry.path, status.st_size, status.st_mtime_ns))
+    return frozenset(found)
 
 
 def preload() -> None:
@@ -122,9 +124,15 @@ class Helper:
             inode = 0
         if inode != self.socket_inode:
             return "its socket was removed or replaced"
-        if code_stamp() != self.code:
+        if self.code_changed():
             return "memsync's files changed"
         return None
+
+    def code_changed(self) -> bool:
+        try:
+            return code_stamp() != self.code
+        except OSError:  # removed, being replaced
+            return True
 
     def accept(self) -> str | None:
         """One call; a reason to stop after it, if any."""
@@ -145,7 +153,7 @@ class Helper:
                     os.close(descriptor)
 
     def answer(self, connection: socket.socket, call: Call, descriptors: list[int]) -> str | None:
-        if call.stamp != self.stamp or code_stamp() != self.code:
+        if call.stamp != self.stamp or self.code_changed():
             with contextlib.suppress(OSError):
                 connection.sendall(wire.STALE)
             return "a call from another memsync build"
