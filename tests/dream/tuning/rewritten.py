@@ -1,0 +1,314 @@
+"""A fourth tuning batch for duplicate detection (issue 15 item 3), written after the
+rules were fitted to the first three and by another hand: the way an engineer or an
+agent restates a memory someone else saved — a synonym, clauses reordered, the passive
+for the active, a rule as an instruction or as a statement, an abbreviation, a list for
+a sentence, the same note in Chinese, German or Spanish, one note plus a fact, a
+misspelling, a file without frontmatter.
+
+`LOOKALIKES` are at least as many hard negatives in the same voices: the wording kept
+and one fact changed (a name, a number, a version, a day, an owner, a service, staging
+for production, "always" for "never", a wider or narrower scope). None may merge.
+
+Nothing here is taken from ``tests/heldout``; `write_corpus` writes the pairs as a
+memory directory among the first batch's fillers, and `KINDS` names each duplicate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+# Marks a text saved as a file without frontmatter; `write_corpus` strips it.
+BARE = "(bare) "
+
+# The same facts in other words on both sides.
+REWORDED: list[tuple[str, str, str]] = [
+    ("project", "We use Terraform 1.7 for all infrastructure in the Atlas account.",
+     "All infrastructure in the Atlas account is managed with Terraform 1.7."),
+    ("feedback", "Never commit secrets to the Tanager repo.",
+     "Secrets must never be committed to the Tanager repo."),
+    ("project", "The Kestrel service is deployed by the Orbit team every Wednesday.",
+     "Every Wednesday the Orbit team deploys the Kestrel service."),
+    ("feedback", "Run `tox -e lint` before pushing a branch.",
+     "Before you push a branch, run `tox -e lint`."),
+    ("project", "Redis 7.2 is used as the cache for the Falcon API.",
+     "The Falcon API uses Redis 7.2 as its cache."),
+    ("reference", "The Heron runbook lives at https://wiki.example.org/heron.",
+     "Runbook for Heron: https://wiki.example.org/heron"),
+    ("user", "Lena Park is the product manager for the Quartz app.",
+     "Quartz app PM: Lena Park."),
+    ("project", "Builds for the Marlin repo run on GitHub Actions with Node 20.",
+     "The Marlin repo is built on GitHub Actions using Node 20."),
+    ("feedback", "Prefer `pytest` fixtures over setUp methods in the Osprey tests.",
+     "In the Osprey tests, use `pytest` fixtures instead of setUp methods."),
+    ("project", "The Pelican database is backed up nightly at 01:00 UTC to bucket pelican-backups.",
+     "Nightly at 01:00 UTC, the Pelican DB gets backed up to bucket pelican-backups."),
+    ("project", "Sofia Reyes owns the Condor billing integration.",
+     "The Condor billing integration is owned by Sofia Reyes."),
+    ("feedback", "Keep PRs for the Lynx frontend under 400 lines.",
+     "Pull requests to the Lynx frontend should stay below 400 lines."),
+]  # fmt: skip
+
+# A sentence against a list, or a heading and fields.
+LISTED: list[tuple[str, str, str]] = [
+    ("project", "The Puffin API runs Python 3.12 on port 8443 and is owned by the Harbor team.",
+     "Puffin API\n---\n- Python 3.12\n- port 8443\n- owner: Harbor team"),
+    ("reference", "Dashboards for Ibis: Grafana board ibis-overview, alerts in #ibis-alerts.",
+     "Ibis dashboards\n---\n* Grafana: ibis-overview\n* alerts: #ibis-alerts"),
+]  # fmt: skip
+
+# English and Chinese, German or Spanish; names, numbers and paths as they are.
+TRANSLATED: list[tuple[str, str, str]] = [
+    ("project", "The Kestrel service is deployed every Wednesday.", "Kestrel 服务每周三部署。"),
+    ("project", "The Falcon API uses PostgreSQL 15.", "Falcon API 使用 PostgreSQL 15。"),
+    ("feedback", "Never deploy the Nebula service on Friday.", "不要在周五部署 Nebula 服务。"),
+    ("project", "The Pelican database is backed up every day.", "Pelican 数据库每天备份。"),
+    ("project", "The Marlin service is owned by the Orbit team.",
+     "Der Marlin-Dienst gehört dem Orbit-Team."),
+    ("project", "The Heron API uses Redis 7.2.", "La API de Heron usa Redis 7.2."),
+    ("feedback", "Always write tests for the Osprey service.",
+     "Escribe siempre pruebas para el servicio Osprey."),
+]  # fmt: skip
+
+# One memory holds the other and adds a fact, sometimes re-punctuated too.
+SUPERSETS: list[tuple[str, str, str]] = [
+    ("project", "The Kestrel service runs on Kubernetes.",
+     "The Kestrel service runs on Kubernetes. Its Helm chart is in the infra repo."),
+    ("feedback", "Squash commits before merging into main.",
+     "Squash commits before merging into main; keep the PR title as the commit message."),
+    ("project", "Gannet API: Python 3.11, owned by the Delta team.",
+     "Gannet API - Python 3.11, owned by the Delta team. Metrics go to Prometheus."),
+    ("user", "Lena Park prefers answers with code samples.",
+     "Lena Park prefers answers with code samples.\n\nShe reads them on mobile, so keep "
+     "them short."),
+]  # fmt: skip
+
+# A misspelling, and a memory saved without frontmatter.
+TYPOS: list[tuple[str, str, str]] = [
+    ("feedback", "Always rebase feature branches on develop before opening a PR.",
+     "Always rebase feature branches on develop before openning a PR."),
+    ("project", "The Condor integration retries failed payments three times.",
+     "The Condor integration retries failed paymnets three times."),
+]  # fmt: skip
+BARE_PAIRS: list[tuple[str, str, str]] = [
+    ("project", "The Ibis worker is deployed with Argo CD from the gitops repo.",
+     BARE + "Ibis worker is deployed with Argo CD from the gitops repo."),
+    ("feedback", "Use structured logging (JSON) in the Quartz backend.",
+     BARE + "Use structured logging, JSON, in the Quartz backend."),
+]  # fmt: skip
+
+# Whole files as Claude Code saves them: a description that sums up, a body of a few
+# sentences with **Why:** and **How to apply:**; the copy written by someone else.
+FILES: list[tuple[str, str, str]] = [
+    ("feedback",
+     "No deploys of the Tanager service on Fridays\n---\nDo not deploy the Tanager service "
+     "on a Friday.\n\n**Why:** a Friday release in March broke checkout over the weekend "
+     "and nobody was on call.\n\n**How to apply:** if a Tanager change is ready on Friday, "
+     "merge it and wait for Monday.",
+     "Tanager: never ship on Friday\n---\nTanager service releases must not happen on "
+     "Fridays; they wait until Monday.\n\nReason: the March Friday release broke checkout "
+     "for the whole weekend with no one on call."),
+    ("project",
+     "Kestrel service ownership and deploy schedule\n---\nThe Kestrel service belongs to "
+     "the Orbit team. It is deployed every Wednesday after the 10:00 standup.\n\nQuestions "
+     "go to Priya Shah, the Orbit tech lead.",
+     "Who owns Kestrel and when it ships\n---\nOrbit team owns Kestrel; tech lead is Priya "
+     "Shah.\n\nDeploys: Wednesdays, after the 10:00 standup."),
+    ("user",
+     "Ruth Okafor's preferred answer style\n---\nRuth Okafor likes short answers with a code "
+     "sample first and the explanation after.\n\n**How to apply:** lead with code when "
+     "answering Ruth.",
+     "How to answer Ruth Okafor\n---\nRuth Okafor prefers replies that begin with a code sample "
+     "and keep the explanation short."),
+    ("reference",
+     "Where the Heron on-call runbook is\n---\nThe on-call runbook for Heron is at "
+     "https://wiki.example.org/heron and alerts arrive in #heron-alerts.",
+     "Heron runbook and alerts\n---\n- runbook: https://wiki.example.org/heron\n- alerts "
+     "channel: #heron-alerts"),
+    ("project",
+     "Falcon API database\n---\nThe Falcon API stores its data in PostgreSQL 15 on RDS. "
+     "Connections go through PgBouncer.",
+     "Falcon API 数据库\n---\nFalcon API 的数据存放在 RDS 上的 PostgreSQL 15，连接经过 "
+     "PgBouncer。"),
+]  # fmt: skip
+
+KINDS: dict[tuple[str, str, str], str] = {
+    pair: kind
+    for kind, pairs in (
+        ("reworded", REWORDED),
+        ("listed", LISTED),
+        ("translated", TRANSLATED),
+        ("superset", SUPERSETS),
+        ("typo", TYPOS),
+        ("no frontmatter", BARE_PAIRS),
+        ("whole files", FILES),
+    )
+    for pair in pairs
+}
+DUPLICATES: list[tuple[str, str, str]] = list(KINDS)
+
+# The same wording with one fact changed; never duplicates.
+LOOKALIKES: list[tuple[str, str, str]] = [
+    # a version, a number
+    ("project", "We use Terraform 1.7 for all infrastructure in the Atlas account.",
+     "All infrastructure in the Atlas account is managed with Terraform 1.6."),
+    ("project", "Redis 7.2 is used as the cache for the Falcon API.",
+     "The Falcon API uses Redis 6.2 as its cache."),
+    ("feedback", "Keep PRs for the Lynx frontend under 400 lines.",
+     "Pull requests to the Lynx frontend should stay below 200 lines."),
+    ("project", "The Condor integration retries failed payments three times.",
+     "The Condor integration retries failed payments five times."),
+    ("project", "The Pelican database is backed up nightly at 01:00 UTC to bucket pelican-backups.",
+     "Nightly at 03:00 UTC, the Pelican DB gets backed up to bucket pelican-backups."),
+    ("project", "Builds for the Marlin repo run on GitHub Actions with Node 20.",
+     "The Marlin repo is built on GitHub Actions using Node 18."),
+    # a name, an owner, a service
+    ("user", "Lena Park is the product manager for the Quartz app.", "Quartz app PM: Noor Aziz."),
+    ("project", "Sofia Reyes owns the Condor billing integration.",
+     "The Condor billing integration is owned by Marco Diaz."),
+    ("project", "The Kestrel service is deployed by the Orbit team every Wednesday.",
+     "Every Wednesday the Orbit team deploys the Plover service."),
+    ("reference", "The Heron runbook lives at https://wiki.example.org/heron.",
+     "Runbook for Egret: https://wiki.example.org/egret"),
+    ("project", "The Marlin service is owned by the Orbit team.",
+     "Der Marlin-Dienst gehört dem Vega-Team."),
+    ("feedback", "Prefer `pytest` fixtures over setUp methods in the Osprey tests.",
+     "In the Tern tests, use `pytest` fixtures instead of setUp methods."),
+    ("project", "The Falcon API uses PostgreSQL 15.", "Merlin API 使用 PostgreSQL 15。"),
+    # a day
+    ("project", "The Kestrel service is deployed every Wednesday.", "Kestrel 服务每周四部署。"),
+    ("feedback", "Never deploy the Nebula service on Friday.", "不要在周一部署 Nebula 服务。"),
+    ("project", "The Kestrel service is deployed by the Orbit team every Wednesday.",
+     "Every Monday the Orbit team deploys the Kestrel service."),
+    # staging against production, another environment or region
+    ("project", "The Ibis worker is deployed with Argo CD from the gitops repo.",
+     "The Ibis worker is deployed to staging with Argo CD from the gitops repo."),
+    ("project", "Production builds of the Marlin repo run on GitHub Actions with Node 20.",
+     "Staging builds of the Marlin repo run on GitHub Actions with Node 20."),
+    ("project", "The Pelican production database is backed up every day.",
+     "The Pelican staging database is backed up every day."),
+    ("project", "Puffin API runs in us-east-1 on port 8443.", "Puffin API runs in eu-west-1 on port 8443."),
+    # a rule turned around
+    ("feedback", "Never commit secrets to the Tanager repo.",
+     "Secrets must always be committed to the Tanager repo encrypted."),
+    ("feedback", "Always rebase onto release before tagging a build.",
+     "Never rebase onto release before tagging a build."),
+    ("feedback", "Always write tests for the Osprey service.",
+     "Nunca escribas pruebas para el servicio Osprey."),
+    ("feedback", "Use structured logging (JSON) in the Quartz backend.",
+     "Do not use structured logging (JSON) in the Quartz backend."),
+    ("feedback", "Run `tox -e lint` before pushing a branch.",
+     "Don't run `tox -e lint` before pushing a branch."),
+    # another command, identifier or path
+    ("feedback", "Run `tox -e lint` before pushing a branch.",
+     "Before you push a branch, run `tox -e typecheck`."),
+    ("reference", "Dashboards for Ibis: Grafana board ibis-overview, alerts in #ibis-alerts.",
+     "Dashboards for Ibis: Grafana board ibis-latency, alerts in #ibis-alerts."),
+    ("reference", "Dashboards for Ibis: Grafana board ibis-overview, alerts in #ibis-alerts.",
+     "Dashboards for Ibis: Grafana board ibis-overview, alerts in #ibis-oncall."),
+    ("project", "The Kestrel service runs on Kubernetes. Its Helm chart is in the infra repo.",
+     "The Kestrel service runs on Kubernetes. Its Helm chart is in the platform repo."),
+    # a scope wider or narrower, another thing of the same kind
+    ("feedback", "Squash commits before merging into main.",
+     "Squash commits before merging into release branches."),
+    ("user", "Lena Park prefers answers with code samples.",
+     "Lena Park prefers answers without code samples."),
+    ("user", "Lena Park prefers answers with code samples.",
+     "Lena Park prefers answers that leave code samples out."),
+    ("project", "The Falcon API uses Redis 7.2 as its cache.",
+     "The Falcon API uses Redis 7.2 as its queue."),
+    ("project", "The Kestrel service runs on Kubernetes.", "The Kestrel service runs on Nomad."),
+    ("feedback", "Keep PRs for the Lynx frontend under 400 lines.",
+     "Keep PRs for the Lynx backend under 400 lines."),
+    ("project", "The Pelican database is backed up every day.",
+     "The Pelican database is vacuumed every day."),
+    ("project", "We use Terraform 1.7 for all infrastructure in the Atlas account.",
+     "We use Pulumi for all infrastructure in the Atlas account."),
+    ("feedback", "Always rebase feature branches on develop before opening a PR.",
+     "Always rebase feature branches on main before opening a PR."),
+    ("project", "The Condor integration retries failed payments three times.",
+     "The Condor integration refunds failed payments three times."),
+    ("project", "Sofia Reyes owns the Condor billing integration.",
+     "Sofia Reyes reviews the Condor billing integration."),
+    ("project", "The Puffin API runs Python 3.12 on port 8443 and is owned by the Harbor team.",
+     "Puffin API\n---\n- Python 3.12\n- port 9443\n- owner: Harbor team"),
+    ("project", "The Heron API uses Redis 7.2.", "La API de Heron usa Memcached 1.6."),
+    ("project", "The Pelican database is backed up every day.", "Pelican 数据库每周备份。"),
+    # whole files, one fact changed
+    ("feedback", FILES[0][1],
+     "Tanager: never ship on Thursday\n---\nTanager service releases must not happen on "
+     "Thursdays; they wait until Monday.\n\nReason: the March Thursday release broke "
+     "checkout for the whole weekend with no one on call."),
+    ("project", FILES[1][1],
+     "Who owns Kestrel and when it ships\n---\nOrbit team owns Kestrel; tech lead is Omar "
+     "Haddad.\n\nDeploys: Wednesdays, after the 10:00 standup."),
+    ("project", FILES[1][1],
+     "Who owns Plover and when it ships\n---\nOrbit team owns Plover; tech lead is Priya "
+     "Shah.\n\nDeploys: Wednesdays, after the 10:00 standup."),
+    ("reference", FILES[3][1],
+     "Heron staging runbook and alerts\n---\n- runbook: https://wiki.example.org/heron-staging"
+     "\n- alerts channel: #heron-alerts"),
+    ("project", FILES[4][1],
+     "Falcon API 数据库\n---\nFalcon API 的数据存放在 RDS 上的 PostgreSQL 14，连接经过 "
+     "PgBouncer。"),
+    ("user", FILES[2][1],
+     "How to answer Ruth Okafor\n---\nRuth Okafor prefers replies that begin with the "
+     "explanation and leave code samples out."),
+]  # fmt: skip
+
+
+@dataclass
+class RewrittenCorpus:
+    root: Path
+    changed: dict[str, datetime] = field(default_factory=dict)
+    duplicates: set[frozenset[str]] = field(default_factory=set)
+    lookalikes: set[frozenset[str]] = field(default_factory=set)
+    kinds: dict[frozenset[str], str] = field(default_factory=dict)  # duplicate pair → kind
+
+
+def write_corpus(root: Path, now: datetime | None = None) -> RewrittenCorpus:
+    """The pairs as a memory directory, among the first batch's fillers; one file per
+    text and type. A text with a line ``---`` has its own description before it;
+    otherwise the description is the first paragraph."""
+    from tests.dream.tuning import FILLERS
+
+    now = now or datetime(2026, 12, 1, tzinfo=UTC)
+    root.mkdir(parents=True, exist_ok=True)
+    corpus = RewrittenCorpus(root)
+    written: dict[tuple[str, str], str] = {}
+    entries: list[str] = []
+
+    def write(kind: str, text: str) -> str:
+        if (kind, text) in written:
+            return written[(kind, text)]
+        number = len(written) + 1
+        path = f"{kind}_{number:03d}.md"
+        description, own, body = text.partition("\n---\n")
+        if not own:
+            description, body = text.partition("\n\n")[0], text
+        if text.startswith(BARE):
+            body = description = text.removeprefix(BARE)
+            (root / path).write_text(f"{body}\n", encoding="utf-8")
+        else:
+            (root / path).write_text(
+                f"---\nname: {kind}-{number}\ndescription: {description}\ntype: {kind}\n"
+                f"---\n\n{body}\n",
+                encoding="utf-8",
+            )
+        corpus.changed[path] = now - timedelta(days=number)
+        entries.append(f"- [{kind} {number}]({path}) — {description[:80]}")
+        written[(kind, text)] = path
+        return path
+
+    for pair in DUPLICATES:
+        kind, first, second = pair
+        both = frozenset((write(kind, first), write(kind, second)))
+        corpus.duplicates.add(both)
+        corpus.kinds[both] = KINDS[pair]
+    for kind, first, second in LOOKALIKES:
+        corpus.lookalikes.add(frozenset((write(kind, first), write(kind, second))))
+    for kind, text in FILLERS:
+        write(kind, text)
+    (root / "MEMORY.md").write_text("# Memory\n\n" + "\n".join(entries) + "\n", encoding="utf-8")
+    return corpus
