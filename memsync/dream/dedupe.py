@@ -115,8 +115,10 @@ from memsync.dream.rewording import (
 )
 from memsync.dream.vocabulary import (
     COMPONENTS,
+    PRIVATIVE,
     QUALIFIERS,
     ROLES,
+    SENTENCE_STARTERS,
     SYNONYMS,
     UNITS,
     stem,
@@ -146,6 +148,10 @@ _QUALIFIERS = frozenset(canonical(word) for word in QUALIFIERS)
 _COMPONENTS = frozenset(canonical(word) for word in COMPONENTS)
 _ROLES_AND_UNITS = frozenset(canonical(word) for word in ROLES | UNITS)
 _QUALIFIERS_AND_COMPONENTS = _QUALIFIERS | _COMPONENTS
+_PRIVATIVE = frozenset(canonical(word) for word in PRIVATIVE)
+_STARTERS = frozenset(stem(word) for word in SENTENCE_STARTERS) | frozenset(
+    canonical(word) for word in SENTENCE_STARTERS
+)
 
 
 @dataclass(frozen=True)
@@ -313,13 +319,18 @@ def _worded_reason(
         return None
     # A memory wholly inside a longer one (the same plus new lines) is still a copy.
     smallest = min(len(one.words), len(other.words))
-    if smallest < MIN_SHARED_WORDS_CONTAINED and resemblance < RESEMBLANCE_THRESHOLD:
+    if (
+        smallest < MIN_SHARED_WORDS_CONTAINED
+        and resemblance < RESEMBLANCE_THRESHOLD
+        and not _sentences_within(one, other)
+    ):
         return None
     smaller, larger, added = (other, one, only_one) if only_one else (one, other, only_other)
     if not _facts_within(smaller, larger) or not (added or _facts_within(larger, smaller)):
         return None
     if added and (
-        negation_added(smaller.shape, larger.shape)
+        _takes_away(smaller, larger, added)
+        or negation_added(smaller.shape, larger.shape)
         or name_added_where_shared(smaller.shape, larger.shape, _COMPONENTS)
         or replaces_something(smaller.shape, larger.shape, added)
         or not _QUALIFIERS.isdisjoint(added_where_shared(smaller.shape, larger.shape, added))
@@ -330,6 +341,27 @@ def _worded_reason(
     if added:
         return f"{containment:.0%} of one is in the other, which adds to it"
     return f"{resemblance:.0%} alike, the same facts"
+
+
+_SENTENCE_END = re.compile(r"[.!?;。！？；]+(?:\s|$)|\n")
+
+
+def _sentences_within(one: Profile, other: Profile) -> bool:
+    """Whether every sentence of the shorter memory is, word for word (case and
+    punctuation aside), a sentence of the longer: the longer says it and adds sentences
+    of its own, so a short memory of few words is still a copy ("The Kestrel service
+    runs on Kubernetes." and the same plus "Its Helm chart is in the infra repo.")."""
+    smaller, larger = sorted((one, other), key=lambda p: (len(p.text), p.text))
+    mine, theirs = _sentence_set(smaller.text), _sentence_set(larger.text)
+    return bool(mine) and mine <= theirs and len(theirs) > len(mine)
+
+
+def _sentence_set(text: str) -> set[tuple[str, ...]]:
+    return {
+        tuple(words)
+        for sentence in _SENTENCE_END.split(text)
+        if (words := tokens(sentence))
+    }
 
 
 def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
@@ -356,6 +388,8 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
     only_one, only_other = _reconciled(one, other)
     if not only_one and not only_other:
         return None  # the same words: the word judge's to say
+    if _takes_away(other, one, only_one) or _takes_away(one, other, only_other):
+        return None  # one takes away what the other grants
     if _unread(only_one) or _unread(only_other):
         return None  # Chinese the glossary does not read may say "formerly", "no longer"
     if _contrasted(one, only_one, other, other_only=only_other):
@@ -383,6 +417,15 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
 
 
 _NEVER = "<never>"
+
+
+def _takes_away(smaller: Profile, larger: Profile, added: set[str]) -> bool:
+    """Whether `larger` says a word of `PRIVATIVE` `smaller` lacks ("leave code samples
+    out", "except", "skip") in a clause the two share: it then takes away what the
+    other grants. In a clause of its own ("Why: … took an hour without one") it is a
+    fact added."""
+    privative = added & _PRIVATIVE
+    return bool(privative) and bool(added_where_shared(smaller.shape, larger.shape, privative))
 
 
 def _unread(words: set[str]) -> bool:
@@ -463,14 +506,24 @@ def _facts_within(smaller: Profile, larger: Profile) -> bool:
     """Whether every fact of `smaller` is one of `larger`'s; a word capitalised in one
     and not the other ("Incident postmortems …", "postmortems for incidents"), or
     written in Chinese in the other ("周二", "Tuesday"), is the same word, and a
-    capitalised filler word ("Run …") no fact."""
-    return all(
-        fact.isalpha()
-        and not (larger.words | FILLER_WORDS).isdisjoint(
-            (fact, SYNONYMS.get(fact, fact), canonical(translated(fact).casefold()))
-        )
+    capitalised filler word ("Run …") no fact, nor a common word capitalised only where
+    a sentence starts ("Questions go to …": `SENTENCE_STARTERS`)."""
+    missing = [
+        fact
         for fact in smaller.facts - larger.facts
-    )
+        if not (
+            fact.isalpha()
+            and not (larger.words | FILLER_WORDS).isdisjoint(
+                (fact, SYNONYMS.get(fact, fact), canonical(translated(fact).casefold()))
+            )
+        )
+    ]
+    if not missing:
+        return True
+    if any(fact not in _STARTERS for fact in missing):
+        return False
+    named = {word.text for word in smaller.shape.words if word.name}
+    return named.isdisjoint(missing)
 
 
 def _without_misspelt(one: Profile, only_one: set[str], other: Profile) -> set[str]:

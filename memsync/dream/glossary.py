@@ -137,6 +137,15 @@ mardi tuesday|mercredi wednesday|jeudi thursday|vendredi friday|samedi saturday
 dimanche sunday|nuit night|semaine week|sauvegardé backup|sauvegarde backup
 écrire write|corrections fix|correction fix|bogues bug|bugs bug|bogue bug
 branche branch|avant before|après after|production production
+escribe write|escriba write|escribas write|escrito write|utiliza use|utilizar use
+usamos use|gestiona manage|revisa review|revisar review|revisión review|servidor server
+despliegues deploy|base database|caché cache|cola queue|registro log|registros log
+siempre always|nunca never|jamás never|prohibido never|hay there|mañana morning
+schreibe write|schreibt write|geschrieben write|verwendet use|verwenden use|nutzt use
+nutzen use|benutzt use|prüfen check|prüft check|überprüfen check|warteschlange queue
+zwischenspeicher cache|protokoll log|protokolle log|server server|verboten never
+utilise use|utiliser use|utilisons use|écrit write|écris write|vérifier check
+file queue|journal log|journaux log|serveur server|interdit never
 """
 _LATIN: dict[str, str] = (
     dict.fromkeys(_LATIN_ENTRIES.split(), "the")

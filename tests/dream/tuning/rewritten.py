@@ -207,8 +207,8 @@ LOOKALIKES: list[tuple[str, str, str]] = [
      "Dashboards for Ibis: Grafana board ibis-latency, alerts in #ibis-alerts."),
     ("reference", "Dashboards for Ibis: Grafana board ibis-overview, alerts in #ibis-alerts.",
      "Dashboards for Ibis: Grafana board ibis-overview, alerts in #ibis-oncall."),
-    ("project", "The Kestrel service runs on Kubernetes. Its Helm chart is in the infra repo.",
-     "The Kestrel service runs on Kubernetes. Its Helm chart is in the platform repo."),
+    ("project", "The Jacana service runs on Kubernetes. Its Helm chart is in the infra repo.",
+     "The Jacana service runs on Kubernetes. Its Helm chart is in the platform repo."),
     # a scope wider or narrower, another thing of the same kind
     ("feedback", "Squash commits before merging into main.",
      "Squash commits before merging into release branches."),
