@@ -148,6 +148,9 @@ _QUALIFIERS = frozenset(canonical(word) for word in QUALIFIERS)
 _COMPONENTS = frozenset(canonical(word) for word in COMPONENTS)
 _ROLES_AND_UNITS = frozenset(canonical(word) for word in ROLES | UNITS)
 _QUALIFIERS_AND_COMPONENTS = _QUALIFIERS | _COMPONENTS
+# Words that say only that a name is a thing ("the Robin service", "Robin"): one side
+# saying one after a name the other says bare names no other thing, unlike "worker".
+_GENERIC = frozenset(canonical(word) for word in ("service", "services", "app", "apps"))
 _PRIVATIVE = frozenset(canonical(word) for word in PRIVATIVE)
 _STARTERS = frozenset(stem(word) for word in SENTENCE_STARTERS) | frozenset(
     canonical(word) for word in SENTENCE_STARTERS
@@ -374,7 +377,8 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         return None
     # A qualifier or a kind of component only one side says makes another thing of
     # what both say ("deploys to staging", "the Ledger worker"): first, as it is cheap.
-    if not _QUALIFIERS_AND_COMPONENTS.isdisjoint(one.words ^ other.words):
+    told = _QUALIFIERS_AND_COMPONENTS.intersection(one.words ^ other.words)
+    if told and not (told <= _GENERIC and _generic_after_names(one, other, told)):
         return None
     if one.capitalised - other.words and other.capitalised - one.words:
         return None  # each names something the other does not: no facts to compare
@@ -400,7 +404,8 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
     if not only_one or not only_other:  # one holds the other: nothing may be replaced
         within, holding, added = (one, other, only_other) if only_other else (other, one, only_one)
         # Chinese the glossary does not read stands in for English words: no substitute.
-        latin = {word for word in added if not CJK_START.match(word)}
+        # A "service" after a name both say (`_generic_after_names`) replaces nothing.
+        latin = {word for word in added if not CJK_START.match(word)} - told
         if latin and replaces_something(within.shape, holding.shape, latin):
             return None
     if (
@@ -417,6 +422,26 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
 
 
 _NEVER = "<never>"
+
+
+def _generic_after_names(one: Profile, other: Profile, generic: set[str]) -> bool:
+    """Whether each of `generic` ("service", "app"), said by one memory only, follows
+    there only names both state, and the other says those names with no kind of
+    component or qualifier after them: "The Robin service stores uploads" and "Uploads
+    for Robin go to …" name one thing; "the Ledger worker" and "the Ledger team" two."""
+    shared = one.facts & other.facts
+    for having, bare in ((one, other), (other, one)):
+        mine = generic & having.words
+        words = having.shape.words
+        before = [words[i - 1].text if i else "" for i, w in enumerate(words) if w.text in mine]
+        if not set(before) <= shared:
+            return False
+        if any(
+            word.text in before and after.text in _QUALIFIERS_AND_COMPONENTS
+            for word, after in itertools.pairwise(bare.shape.words)
+        ):
+            return False
+    return True
 
 
 def _takes_away(smaller: Profile, larger: Profile, added: set[str]) -> bool:

@@ -50,6 +50,30 @@ REWORDED: list[tuple[str, str, str]] = [
      "Pull requests to the Lynx frontend should stay below 400 lines."),
 ]  # fmt: skip
 
+# Freer paraphrases: a summary sentence against the way a teammate would say it.
+PARAPHRASED: list[tuple[str, str, str]] = [
+    ("project", "Production deploys of the Kite app happen on Thursdays.",
+     "We ship the Kite app to prod every Thursday."),
+    ("feedback", "Don't use the ORM for bulk inserts in the Swift importer; use raw SQL.",
+     "For bulk inserts in the Swift importer, write raw SQL rather than going through the ORM."),
+    ("user", "Hana Sato is new to Go and wants explanations of idioms.",
+     "Hana Sato just started with Go, so explain Go idioms when they come up."),
+    ("project", "The Robin service stores uploads in S3 bucket robin-uploads.",
+     "Uploads for Robin go to the robin-uploads S3 bucket."),
+    ("feedback", "The user wants integration tests to run against a real Postgres database.",
+     "Integration tests should hit a real Postgres DB, not a mock."),
+    ("project", "Wren is on Django 5.0 and Python 3.12.",
+     "The Wren backend uses Python 3.12 with Django 5.0."),
+    ("reference", "Incidents for Finch are tracked in the FIN project in Jira.",
+     "Finch incidents: Jira project FIN."),
+    ("feedback", "Always ask before running database migrations on the Raven cluster.",
+     "Check with the user first before you migrate the Raven cluster's database."),
+    ("project", "The Crane release train leaves every two weeks on Tuesday.",
+     "Crane releases go out fortnightly, on Tuesdays."),
+    ("user", "Omar Haddad reviews all changes to the Stork payment flow.",
+     "Any change to Stork's payment flow needs a review from Omar Haddad."),
+]  # fmt: skip
+
 # A sentence against a list, or a heading and fields.
 LISTED: list[tuple[str, str, str]] = [
     ("project", "The Puffin API runs Python 3.12 on port 8443 and is owned by the Harbor team.",
@@ -133,16 +157,45 @@ FILES: list[tuple[str, str, str]] = [
      "PgBouncer。"),
 ]  # fmt: skip
 
+# Whole files and their translation by a teammate who writes Chinese, German or Spanish.
+TRANSLATED_FILES: list[tuple[str, str, str]] = [
+    ("project",
+     "Pelican database backups\n---\nThe Pelican database is backed up every night at "
+     "01:00 UTC. Backups are kept for 14 days in the pelican-backups bucket.",
+     "Pelican 数据库备份\n---\nPelican 数据库每晚 01:00 UTC 备份，备份在 pelican-backups "
+     "桶中保留 14 天。"),
+    ("feedback",
+     "Do not push directly to main in the Marlin repo\n---\nNever push directly to main in "
+     "the Marlin repo; open a PR and wait for one approval.",
+     "Marlin 仓库不要直接推送到 main\n---\n在 Marlin 仓库中不要直接推送到 main，要开 PR 并等待"
+     "一个批准。"),
+    ("project",
+     "Condor API timeout\n---\nThe Condor API times out after 30 seconds; clients retry "
+     "three times.",
+     "Condor API 超时\n---\nCondor API 的超时是 30 秒，客户端重试三次。"),
+    ("user",
+     "Mateo Ruiz works on the Ibis worker\n---\nMateo Ruiz is a backend engineer on the "
+     "Ibis worker and prefers answers in Spanish.",
+     "Mateo Ruiz trabaja en el Ibis worker\n---\nMateo Ruiz es ingeniero backend del Ibis "
+     "worker y prefiere respuestas en español."),
+    ("project",
+     "Heron API port\n---\nThe Heron API listens on port 9090 and is deployed with Helm.",
+     "Heron API Port\n---\nDie Heron API lauscht auf Port 9090 und wird mit Helm "
+     "ausgerollt."),
+]  # fmt: skip
+
 KINDS: dict[tuple[str, str, str], str] = {
     pair: kind
     for kind, pairs in (
         ("reworded", REWORDED),
+        ("paraphrased", PARAPHRASED),
         ("listed", LISTED),
         ("translated", TRANSLATED),
         ("superset", SUPERSETS),
         ("typo", TYPOS),
         ("no frontmatter", BARE_PAIRS),
         ("whole files", FILES),
+        ("translated files", TRANSLATED_FILES),
     )
     for pair in pairs
 }
@@ -235,6 +288,50 @@ LOOKALIKES: list[tuple[str, str, str]] = [
      "Puffin API\n---\n- Python 3.12\n- port 9443\n- owner: Harbor team"),
     ("project", "The Heron API uses Redis 7.2.", "La API de Heron usa Memcached 1.6."),
     ("project", "The Pelican database is backed up every day.", "Pelican 数据库每周备份。"),
+    # paraphrases, one fact changed
+    ("project", "Production deploys of the Kite app happen on Thursdays.",
+     "We ship the Kite app to staging every Thursday."),
+    ("project", "Production deploys of the Kite app happen on Thursdays.",
+     "We ship the Kite app to prod every Tuesday."),
+    ("project", "The Robin service stores uploads in S3 bucket robin-uploads.",
+     "Uploads for Robin go to the robin-archive S3 bucket."),
+    ("project", "Wren is on Django 5.0 and Python 3.12.",
+     "The Wren backend uses Python 3.11 with Django 5.0."),
+    ("project", "The Robin service stores uploads in S3 bucket robin-uploads.",
+     "The Robin worker stores uploads in S3 bucket robin-uploads."),
+    ("project", "Uploads for Robin go to the robin-uploads S3 bucket.",
+     "The Robin importer stores uploads in S3 bucket robin-uploads."),
+    ("project", "Uploads for Robin go to the robin-uploads S3 bucket.",
+     "Uploads for the Robin app go to the robin-uploads S3 bucket on staging."),
+    ("reference", "Incidents for Finch are tracked in the FIN project in Jira.",
+     "Finch feature requests: Jira project FIN."),
+    ("feedback", "Always ask before running database migrations on the Raven cluster.",
+     "Never ask before running database migrations on the Raven test cluster."),
+    ("project", "The Crane release train leaves every two weeks on Tuesday.",
+     "Crane releases go out weekly, on Tuesdays."),
+    ("user", "Omar Haddad reviews all changes to the Stork payment flow.",
+     "Any change to Stork's payment flow needs a review from Ana Ruiz."),
+    ("user", "Hana Sato is new to Go and wants explanations of idioms.",
+     "Hana Sato is new to Rust and wants explanations of idioms."),
+    # translated files, one fact changed
+    ("project", TRANSLATED_FILES[0][1],
+     "Pelican 数据库备份\n---\nPelican 数据库每晚 02:00 UTC 备份，备份在 pelican-backups "
+     "桶中保留 14 天。"),
+    ("project", TRANSLATED_FILES[0][1],
+     "Pelican 数据库备份\n---\nPelican 数据库每晚 01:00 UTC 备份，备份在 pelican-backups "
+     "桶中保留 30 天。"),
+    ("feedback", TRANSLATED_FILES[1][1],
+     "Marlin 仓库可以直接推送到 main\n---\n在 Marlin 仓库中可以直接推送到 main，不需要开 PR。"),
+    ("project", TRANSLATED_FILES[2][1],
+     "Condor API 超时\n---\nCondor API 的超时是 30 分钟，客户端重试三次。"),
+    ("project", TRANSLATED_FILES[2][1],
+     "Condor API 超时\n---\nCondor API 的超时曾经是 30 秒，客户端重试三次。"),
+    ("user", TRANSLATED_FILES[3][1],
+     "Mateo Ruiz trabaja en el Ibis worker\n---\nMateo Ruiz es ingeniero frontend del Ibis "
+     "worker y prefiere respuestas en español."),
+    ("project", TRANSLATED_FILES[4][1],
+     "Heron API Port\n---\nDie Heron API lauscht auf Port 9091 und wird mit Helm "
+     "ausgerollt."),
     # whole files, one fact changed
     ("feedback", FILES[0][1],
      "Tanager: never ship on Thursday\n---\nTanager service releases must not happen on "
@@ -255,6 +352,41 @@ LOOKALIKES: list[tuple[str, str, str]] = [
     ("user", FILES[2][1],
      "How to answer Ruth Okafor\n---\nRuth Okafor prefers replies that begin with the "
      "explanation and leave code samples out."),
+]  # fmt: skip
+
+
+# A team's directory of distinct facts about forty services (eight kinds each), among
+# which the pairs above are written: a service's name is then held by many memories,
+# not only by a pair, as in a directory people keep. None of them is a duplicate.
+_BIRDS = (
+    "Kestrel Falcon Pelican Marlin Osprey Heron Lynx Condor Puffin Ibis Quartz Tanager "
+    "Gannet Jacana Plover Egret Tern Merlin Nebula Atlas Orbit Harbor Delta Vega Kite "
+    "Swift Robin Wren Finch Raven Crane Stork Swan Hawk Eagle Owl Lark Dove Gull Teal"
+).split()
+_PEOPLE = (
+    "Ana Ruiz", "Tom Berg", "Li Wei", "Mei Lin", "Sam Cole", "Ravi Nair", "Pia Holm",
+    "Olga Sand", "Kai Moreno", "Bo Chen", "Hugo Lind", "Ines Vidal", "Femi Ade",
+)
+_CHANNELS = ("alerts", "oncall", "deploys", "incidents", "builds")
+_REGIONS = ("eu-west-1", "us-east-1", "eu-central-1", "ap-south-1", "us-west-2")
+_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+DIRECTORY: list[tuple[str, str]] = [
+    item
+    for number, bird in enumerate(_BIRDS)
+    for item in (
+        ("project", f"{bird} pager rotation: {_PEOPLE[number % 13]} this month, handover "
+                    f"on {_DAYS[number % 5]}."),
+        ("project", f"The {bird} SLO is {99 + (number % 9) / 10:.1f}% availability over 30 days."),
+        ("project", f"{bird} runs in {_REGIONS[number % 5]} with {2 + number % 6} replicas."),
+        ("reference", f"Alerts for {bird} are posted to #{bird.lower()}-{_CHANNELS[number % 5]}."),
+        ("project", f"Error budget policy for {bird}: freeze feature work after "
+                    f"{3 + number % 4} incidents in a quarter."),
+        ("reference", f"Logs of {bird} are in the Kibana index {bird.lower()}-logs-*."),
+        ("project", f"{bird} code owners: {_PEOPLE[(number + 5) % 13]} and "
+                    f"{_PEOPLE[(number + 7) % 13]}."),
+        ("feedback", f"When touching {bird} config, ping {_PEOPLE[(number + 3) % 13]} "
+                     f"in #{bird.lower()}-dev first."),
+    )
 ]  # fmt: skip
 
 
@@ -308,7 +440,7 @@ def write_corpus(root: Path, now: datetime | None = None) -> RewrittenCorpus:
         corpus.kinds[both] = KINDS[pair]
     for kind, first, second in LOOKALIKES:
         corpus.lookalikes.add(frozenset((write(kind, first), write(kind, second))))
-    for kind, text in FILLERS:
+    for kind, text in FILLERS + DIRECTORY:
         write(kind, text)
     (root / "MEMORY.md").write_text("# Memory\n\n" + "\n".join(entries) + "\n", encoding="utf-8")
     return corpus
