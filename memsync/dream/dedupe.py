@@ -446,11 +446,16 @@ def _generic_after_names(one: Profile, other: Profile, generic: set[str]) -> boo
 
 def _takes_away(smaller: Profile, larger: Profile, added: set[str]) -> bool:
     """Whether `larger` says a word of `PRIVATIVE` `smaller` lacks ("leave code samples
-    out", "except", "skip") in a clause the two share: it then takes away what the
-    other grants. In a clause of its own ("Why: … took an hour without one") it is a
-    fact added."""
+    out", "except for docs changes", "skip") in a sentence that says words of the
+    other: it then takes away what the other grants. In a sentence of its own ("Why: …
+    took an hour without one") it is a fact added."""
     privative = added & _PRIVATIVE
-    return bool(privative) and bool(added_where_shared(smaller.shape, larger.shape, privative))
+    if not privative:
+        return False
+    words = larger.shape.words
+    taking = {word.sentence for word in words if word.text in privative}
+    known = smaller.words
+    return any(word.sentence in taking and word.text in known for word in words)
 
 
 def _unread(words: set[str]) -> bool:

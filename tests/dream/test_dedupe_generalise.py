@@ -1,0 +1,122 @@
+"""The rules written for the fourth tuning batch (``tuning/rewritten.py``): each merges
+a kind of duplicate the first three batches' rules missed, or refuses a look-alike they
+merged, and each has its look-alike kept apart."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memsync.dream.dedupe import Candidate, find_duplicates
+
+NOW = datetime(2026, 12, 2, tzinfo=UTC)
+
+
+def merged(kind: str, first: str, second: str) -> bool:
+    memories = [
+        Candidate("a.md", kind, None, first, NOW - timedelta(days=2)),
+        Candidate("b.md", kind, None, second, NOW - timedelta(days=1)),
+    ]
+    return bool(find_duplicates(memories))
+
+
+def test_a_short_memory_whose_sentence_the_other_says_whole_is_a_copy() -> None:
+    short = "The Kestrel service runs on Kubernetes."
+    assert merged("project", short, short + " Its Helm chart is in the infra repo.")
+    assert not merged("project", short, "The Kestrel service runs on Nomad.")
+    # Said inside a sentence (not as one) it may be denied or narrowed there.
+    assert not merged("project", short, "The Kestrel service never runs on Kubernetes in CI.")
+
+
+def test_a_common_word_starting_a_sentence_is_no_fact() -> None:
+    english = "Falcon API database\n\nThe Falcon API stores its data in PostgreSQL 15 on RDS. " \
+        "Connections go through PgBouncer."  # fmt: skip
+    chinese = "Falcon API 数据库\n\nFalcon API 的数据存放在 RDS 上的 PostgreSQL 15，连接经过 PgBouncer。"
+    assert merged("project", english, chinese)
+    # A name starting a sentence is still a fact: only everyday words are let pass.
+    assert not merged(
+        "project",
+        "Falcon API data lives in PostgreSQL 15. Orbit reviews its migrations.",
+        "Falcon API 的数据存放在 PostgreSQL 15。Vega reviews its migrations.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Lena Park prefers answers with code samples.",
+         "Lena Park prefers answers that leave code samples out."),
+        ("Run the Ibis test suite before merging.",
+         "Run the Ibis test suite before merging, except for docs changes."),
+    ],
+)  # fmt: skip
+def test_a_word_that_takes_away_what_the_other_grants_is_not_merged(
+    first: str, second: str
+) -> None:
+    assert not merged("user", first, second)
+
+
+def test_a_word_that_takes_away_in_a_sentence_of_its_own_is_a_fact_added() -> None:
+    assert merged(
+        "feedback",
+        "Use feature flags for every risky change.",
+        "Use feature flags for every risky change.\n\n"
+        "Why: the checkout rollback in March took an hour without one.",
+    )
+
+
+def test_service_after_a_name_the_other_says_bare_names_one_thing() -> None:
+    assert merged(
+        "project",
+        "The Robin service stores uploads in S3 bucket robin-uploads.",
+        "Uploads for Robin go to the robin-uploads S3 bucket.",
+    )
+    assert not merged(
+        "project",
+        "The Robin worker stores uploads in S3 bucket robin-uploads.",
+        "Uploads for Robin go to the robin-uploads S3 bucket.",
+    )
+    assert not merged(
+        "project",
+        "The Robin service stores uploads in S3 bucket robin-uploads.",
+        "The Robin worker stores uploads in S3 bucket robin-uploads.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "first", "second"),
+    [
+        ("feedback", "Always write tests for the Osprey service.",
+         "Escribe siempre pruebas para el servicio Osprey."),
+        ("user", "Mateo Ruiz is a backend engineer on the Ibis worker and prefers answers in "
+         "Spanish.", "Mateo Ruiz es ingeniero backend del Ibis worker y prefiere respuestas en "
+         "español."),
+        ("project", "The Condor API times out after 30 seconds; clients retry three times.",
+         "Condor API 的超时是 30 秒，客户端重试三次。"),
+        ("user", "Lena Park is the product manager for the Quartz app.", "Quartz app PM: Lena Park."),
+        ("feedback", "Keep PRs for the Lynx frontend under 400 lines.",
+         "Pull requests to the Lynx frontend should stay below 400 lines."),
+    ],
+)  # fmt: skip
+def test_everyday_words_of_other_languages_and_abbreviations_are_read(
+    kind: str, first: str, second: str
+) -> None:
+    assert merged(kind, first, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("The Condor API times out after 30 seconds; clients retry three times.",
+         "Condor API 的超时是 30 分钟，客户端重试三次。"),
+        ("Mateo Ruiz is a backend engineer on the Ibis worker.",
+         "Mateo Ruiz es ingeniero frontend del Ibis worker."),
+        ("Keep PRs for the Lynx frontend under 400 lines.",
+         "Pull requests to the Lynx frontend should stay below 200 lines."),
+    ],
+)  # fmt: skip
+def test_translated_or_reworded_with_one_fact_changed_is_not_merged(
+    first: str, second: str
+) -> None:
+    assert not merged("project", first, second)
