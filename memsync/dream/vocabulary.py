@@ -253,6 +253,13 @@ _PHRASES = {
     "k8s": "kubernetes",
     "product managers": "pm",
     "product manager": "pm",
+    # "X belongs to Y" says "X is owned by Y": read as the passive it is, so word order
+    # sees Y as the owner (`memsync.dream.rewording._active`).
+    "belongs to": "owned by",
+    "belong to": "owned by",
+    "belonged to": "owned by",
+    "is maintained by": "owned by",
+    "are maintained by": "owned by",
     "times out after": "timeout",
     "timed out after": "timeout",
     "time out after": "timeout",
