@@ -140,6 +140,9 @@ TEAM_RESEMBLANCE_THRESHOLD = 0.9
 MIN_SHARED_FACT_WORDS = 3
 FACT_OVERLAP = 0.7
 MIN_FACT_WEIGHT = 2
+# With facts this heavy, names said again in other words ("Priya Shah, the Orbit tech
+# lead" / "tech lead is Priya Shah") are no swap unless they trade places.
+MIN_TRADED_WEIGHT = 4
 # Looked for through this many of a memory's rarest words (`_slack`).
 FACT_LOOKUPS = 3
 
@@ -413,7 +416,7 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         or substituted(other.shape, one.shape, only_other, only_one)
         or negation_added(one.shape, other.shape)
         or negation_added(other.shape, one.shape)
-        or _swapped(one, other)
+        or _swapped(one, other, traded=_fact_weight(smaller.facts) >= MIN_TRADED_WEIGHT)
     ):
         return None
     if added_facts:
@@ -519,13 +522,13 @@ def _contrasted(one: Profile, only_one: set[str], other: Profile, other_only: se
     )
 
 
-def _swapped(one: Profile, other: Profile) -> bool:
+def _swapped(one: Profile, other: Profile, traded: bool = False) -> bool:
     """Whether the two say their shared words in another arrangement that changes a
     fact: names traded, a name moved to another sentence, names regrouped, a denial
     moved to another word (`memsync.dream.rewording`)."""
     first, second = one.shape, other.shape
     return (
-        names_swapped(first, second)
+        names_swapped(first, second, traded)
         or names_moved(first, second)
         or names_regrouped(first, second)
         or negation_moved(first, second)

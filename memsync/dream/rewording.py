@@ -235,11 +235,12 @@ def _beside(neighbour: Word, name: Word, names: Collection[str]) -> bool:
     return neighbour.text not in names and neighbour.clause == name.clause
 
 
-def names_swapped(one: Shape, other: Shape) -> bool:
+def names_swapped(one: Shape, other: Shape, traded: bool = False) -> bool:
     """Whether a word tied to one name in `one` is tied to another name in `other`
     (in the same place), and to neither both ways: "Payments team … Orders service"
     against "Orders team … Payments service". A move to the other side of a word, as
-    active and passive voice do ("X is owned by Y", "Y owns X"), is no swap."""
+    active and passive voice do ("X is owned by Y", "Y owns X"), is no swap. With
+    `traded`, only names that trade places with another word's count (`_traded`)."""
     names = {word.text for word in one.words + other.words if word.name}
     if not names:
         return False
@@ -249,11 +250,49 @@ def names_swapped(one: Shape, other: Shape) -> bool:
         if here & there:
             continue
         word = key[0]
-        anywhere_here = set().union(*(first.get((word, side), set()) for side in (-1, 0, 1)))
-        anywhere_there = set().union(*(second.get((word, side), set()) for side in (-1, 0, 1)))
-        if not (here & anywhere_there) and not (there & anywhere_here):
-            return True
+        if not _near(first, word, (-1, 0, 1)) & there and not _near(second, word, (-1, 0, 1)) & here:
+            if not traded or _traded(first, second, word, here, there):
+                return True
+        # Tied to those names only as the head of their clause (side 0), it is a swap
+        # when the names trade places with another word's: "Payments team owns Orders
+        # API; …" / "Orders team owns Payments API; …".
+        elif not _near(first, word, (-1, 1)) & there and not _near(second, word, (-1, 1)) & here:
+            if _traded(first, second, word, here, there):
+                return True
     return False
+
+
+def _near(attached: dict[tuple[str, int], set[str]], word: str, sides: Sequence[int]) -> set[str]:
+    return set().union(*(attached.get((word, side), set()) for side in sides))
+
+
+def _traded(
+    first: dict[tuple[str, int], set[str]],
+    second: dict[tuple[str, int], set[str]],
+    word: str,
+    here: set[str],
+    there: set[str],
+) -> bool:
+    """Whether the names `word` is tied to in each memory (`here`, `there`) trade
+    places with another word's: tied to it, and not to their own, in the other memory
+    ("Payments team owns Orders" / "Orders team owns Payments"). Not so, the names are
+    said again in other words ("Priya Shah, the Orbit tech lead" / "tech lead is Priya
+    Shah") or in another word order ("Der Basket-Service wird jeden Donnerstag
+    deployt")."""
+    mine: dict[str, set[str]] = defaultdict(set)
+    theirs: dict[str, set[str]] = defaultdict(set)
+    for (other, _), names in first.items():
+        mine[other] |= names
+    for (other, _), names in second.items():
+        theirs[other] |= names
+    return any(
+        other != word
+        and mine[other] & there
+        and not mine[other] & here
+        and theirs.get(other, set()) & here
+        and not theirs.get(other, set()) & there
+        for other in mine
+    )
 
 
 def names_regrouped(one: Shape, other: Shape, either: bool = False) -> bool:

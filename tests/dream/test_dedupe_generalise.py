@@ -120,3 +120,31 @@ def test_translated_or_reworded_with_one_fact_changed_is_not_merged(
     first: str, second: str
 ) -> None:
     assert not merged("project", first, second)
+
+
+def test_names_said_again_in_other_words_are_no_swap_when_facts_are_many() -> None:
+    assert merged(
+        "project",
+        "Kestrel service ownership\n\nThe Kestrel service belongs to the Orbit team. It is "
+        "deployed every Wednesday after the 10:00 standup.\n\nQuestions go to Priya Shah, "
+        "the Orbit tech lead.",
+        "Who owns Kestrel\n\nOrbit team owns Kestrel; tech lead is Priya Shah.\n\n"
+        "Deploys: Wednesdays, after the 10:00 standup.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("The Payments team owns the Orders API; the lead is Ana Ruiz, on call on Monday.",
+         "The Orders team owns the Payments API; the lead is Ana Ruiz, on call on Monday."),
+        ("Billing API: owner Ana Ruiz, escalation Tom Berg, deploys on Friday.",
+         "Billing API: owner Tom Berg, escalation Ana Ruiz, deploys on Friday."),
+        ("Ana Ruiz owns the Billing API. Tom Berg is on call for it on Friday.",
+         "Tom Berg owns the Billing API. Ana Ruiz is on call for it on Friday."),
+    ],
+)  # fmt: skip
+def test_names_that_trade_places_are_a_swap_however_many_the_facts(
+    first: str, second: str
+) -> None:
+    assert not merged("project", first, second)

@@ -288,6 +288,13 @@ LOOKALIKES: list[tuple[str, str, str]] = [
      "Puffin API\n---\n- Python 3.12\n- port 9443\n- owner: Harbor team"),
     ("project", "The Heron API uses Redis 7.2.", "La API de Heron usa Memcached 1.6."),
     ("project", "The Pelican database is backed up every day.", "Pelican 数据库每周备份。"),
+    # the same names trading places
+    ("project", "The Puffin team owns the Gannet API; the lead is Ana Ruiz, on call on Monday.",
+     "The Gannet team owns the Puffin API; the lead is Ana Ruiz, on call on Monday."),
+    ("project", "Egret API: owner Hugo Lind, escalation Bo Chen, deploys on Friday.",
+     "Egret API: owner Bo Chen, escalation Hugo Lind, deploys on Friday."),
+    ("project", "Hugo Lind owns the Tern API. Bo Chen is on call for it on Friday.",
+     "Bo Chen owns the Tern API. Hugo Lind is on call for it on Friday."),
     # paraphrases, one fact changed
     ("project", "Production deploys of the Kite app happen on Thursdays.",
      "We ship the Kite app to staging every Thursday."),
