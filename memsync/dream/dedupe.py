@@ -49,6 +49,16 @@ third tuning batch (``tests/dream/tuning/facts.py``) recall is flat for `FACT_OV
 from 0.4 to 0.7 and falls from 0.75; 0.7, the top of that plateau, compares fewest
 pairs (a lower value costs the dream time and merged nothing more).
 
+**Written for the fourth batch** (``tests/dream/tuning/rewritten.py``, another hand's
+wording among a directory of forty services' facts): a common word capitalised only
+where a sentence starts ("Questions go to …": `vocabulary.SENTENCE_STARTERS`) is no
+fact; a memory of few words whose every sentence the other says whole is its copy; a
+word that takes away (`vocabulary.PRIVATIVE`: "leave … out", "except", "skip") said
+by one side in a sentence sharing words with the other refuses; "service" or "app"
+after a name the other says bare tells nothing apart; with facts weighing
+`MIN_TRADED_WEIGHT`, names said again in other words are no swap unless they trade
+places with another word's.
+
 Before any of this, phrases a re-wording uses for one word become that word
 (`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
 Spanish, German and French words of the glossary are read in English
@@ -88,6 +98,10 @@ from datetime import datetime
 
 from memsync.dream.blocking import candidate_pairs
 from memsync.dream.glossary import translated
+
+# Read by the deterministic engine and pruning through this module, as before the split.
+from memsync.dream.merging import covered as covered
+from memsync.dream.merging import union_bodies as union_bodies
 from memsync.dream.profiles import (
     CJK_START,
     FILLER_WORDS,
@@ -146,7 +160,6 @@ MIN_TRADED_WEIGHT = 4
 # Looked for through this many of a memory's rarest words (`_slack`).
 FACT_LOOKUPS = 3
 
-_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _QUALIFIERS = frozenset(canonical(word) for word in QUALIFIERS)
 _COMPONENTS = frozenset(canonical(word) for word in COMPONENTS)
 _ROLES_AND_UNITS = frozenset(canonical(word) for word in ROLES | UNITS)
@@ -363,11 +376,7 @@ def _sentences_within(one: Profile, other: Profile) -> bool:
 
 
 def _sentence_set(text: str) -> set[tuple[str, ...]]:
-    return {
-        tuple(words)
-        for sentence in _SENTENCE_END.split(text)
-        if (words := tokens(sentence))
-    }
+    return {tuple(words) for sentence in _SENTENCE_END.split(text) if (words := tokens(sentence))}
 
 
 def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
@@ -427,7 +436,7 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
 _NEVER = "<never>"
 
 
-def _generic_after_names(one: Profile, other: Profile, generic: set[str]) -> bool:
+def _generic_after_names(one: Profile, other: Profile, generic: frozenset[str]) -> bool:
     """Whether each of `generic` ("service", "app"), said by one memory only, follows
     there only names both state, and the other says those names with no kind of
     component or qualifier after them: "The Robin service stores uploads" and "Uploads
@@ -633,73 +642,3 @@ def _one_edit(first: str, second: str) -> bool:
         return False
     short, long = sorted((first, second), key=len)
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
-
-
-# -- merging ------------------------------------------------------------------------
-
-
-def _blocks(body: str) -> list[list[str]]:
-    """Paragraphs (runs of non-blank lines) and fenced code blocks, as lists of lines.
-    A fence is kept whole: half a code block appended elsewhere would break it."""
-    blocks: list[list[str]] = []
-    current: list[str] = []
-    fence = ""
-    for line in body.replace("\r\n", "\n").split("\n"):
-        opened = _FENCE.match(line)
-        if fence:
-            current.append(line)
-            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                blocks.append(current)
-                current, fence = [], ""
-            continue
-        if opened:
-            if current:
-                blocks.append(current)
-            current, fence = [line], opened.group(1)
-            continue
-        if line.strip():
-            current.append(line)
-        elif current:
-            blocks.append(current)
-            current = []
-    if current:
-        blocks.append(current)
-    return blocks
-
-
-def union_bodies(newest: str, *older: str) -> tuple[str, int]:
-    """`newest` followed by every line of the older bodies it does not already have.
-
-    Lines are compared as written (surrounding whitespace aside), so no wording is
-    judged equal to another and dropped; a paragraph keeps its remaining lines
-    together and a code block moves whole. Returns the body and how many lines were
-    added.
-    """
-    seen = {line.strip() for line in newest.replace("\r\n", "\n").split("\n") if line.strip()}
-    newest_blocks = {"\n".join(block) for block in _blocks(newest)}
-    added: list[list[str]] = []
-    count = 0
-    for body in older:
-        for block in _blocks(body):
-            if _FENCE.match(block[0]):
-                if "\n".join(block) not in newest_blocks:
-                    added.append(block)
-                    newest_blocks.add("\n".join(block))
-                    count += len(block)
-                continue
-            fresh = [line for line in block if line.strip() not in seen]
-            if fresh:
-                added.append(fresh)
-                seen.update(line.strip() for line in fresh)
-                count += len(fresh)
-    if not added:
-        return newest, 0
-    head = newest.rstrip("\r\n")
-    tail = "\n\n".join("\n".join(block) for block in added)
-    return (head + "\n\n" + tail if head else tail) + "\n", count
-
-
-def covered(text: str, by: str) -> bool:
-    """Whether every word of `text` already occurs in `by` (so it adds nothing)."""
-    words = set(tokens(text))
-    return not words or words <= set(tokens(by))

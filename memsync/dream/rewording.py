@@ -250,20 +250,34 @@ def names_swapped(one: Shape, other: Shape, traded: bool = False) -> bool:
         if here & there:
             continue
         word = key[0]
-        if not _near(first, word, (-1, 0, 1)) & there and not _near(second, word, (-1, 0, 1)) & here:
-            if not traded or _traded(first, second, word, here, there):
-                return True
+        apart = _apart(first, second, word, here, there, (-1, 0, 1))
+        if apart and (not traded or _traded(first, second, word, here, there)):
+            return True
         # Tied to those names only as the head of their clause (side 0), it is a swap
         # when the names trade places with another word's: "Payments team owns Orders
         # API; …" / "Orders team owns Payments API; …".
-        elif not _near(first, word, (-1, 1)) & there and not _near(second, word, (-1, 1)) & here:
-            if _traded(first, second, word, here, there):
-                return True
+        if (
+            not apart
+            and _apart(first, second, word, here, there, (-1, 1))
+            and _traded(first, second, word, here, there)
+        ):
+            return True
     return False
 
 
-def _near(attached: dict[tuple[str, int], set[str]], word: str, sides: Sequence[int]) -> set[str]:
-    return set().union(*(attached.get((word, side), set()) for side in sides))
+def _apart(
+    first: dict[tuple[str, int], set[str]],
+    second: dict[tuple[str, int], set[str]],
+    word: str,
+    here: set[str],
+    there: set[str],
+    sides: Sequence[int],
+) -> bool:
+    """Whether `word` is tied, on any of `sides`, to none of the names it is tied to in
+    the other memory (`here` in the first, `there` in the second)."""
+    near_first = set().union(*(first.get((word, side), set()) for side in sides))
+    near_second = set().union(*(second.get((word, side), set()) for side in sides))
+    return not near_first & there and not near_second & here
 
 
 def _traded(

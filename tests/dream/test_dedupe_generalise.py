@@ -32,7 +32,8 @@ def test_a_short_memory_whose_sentence_the_other_says_whole_is_a_copy() -> None:
 def test_a_common_word_starting_a_sentence_is_no_fact() -> None:
     english = "Falcon API database\n\nThe Falcon API stores its data in PostgreSQL 15 on RDS. " \
         "Connections go through PgBouncer."  # fmt: skip
-    chinese = "Falcon API 数据库\n\nFalcon API 的数据存放在 RDS 上的 PostgreSQL 15，连接经过 PgBouncer。"
+    chinese = "Falcon API 数据库\n\nFalcon API 的数据存放在 RDS 上的 PostgreSQL 15，" \
+        "连接经过 PgBouncer。"  # fmt: skip
     assert merged("project", english, chinese)
     # A name starting a sentence is still a fact: only everyday words are let pass.
     assert not merged(
@@ -94,7 +95,8 @@ def test_service_after_a_name_the_other_says_bare_names_one_thing() -> None:
          "español."),
         ("project", "The Condor API times out after 30 seconds; clients retry three times.",
          "Condor API 的超时是 30 秒，客户端重试三次。"),
-        ("user", "Lena Park is the product manager for the Quartz app.", "Quartz app PM: Lena Park."),
+        ("user", "Lena Park is the product manager for the Quartz app.",
+         "Quartz app PM: Lena Park."),
         ("feedback", "Keep PRs for the Lynx frontend under 400 lines.",
          "Pull requests to the Lynx frontend should stay below 400 lines."),
     ],
@@ -144,7 +146,5 @@ def test_names_said_again_in_other_words_are_no_swap_when_facts_are_many() -> No
          "Tom Berg owns the Billing API. Ana Ruiz is on call for it on Friday."),
     ],
 )  # fmt: skip
-def test_names_that_trade_places_are_a_swap_however_many_the_facts(
-    first: str, second: str
-) -> None:
+def test_names_that_trade_places_are_a_swap_however_many_the_facts(first: str, second: str) -> None:
     assert not merged("project", first, second)

@@ -151,6 +151,27 @@ FILES: list[tuple[str, str, str]] = [
      "Heron runbook and alerts\n---\n- runbook: https://wiki.example.org/heron\n- alerts "
      "channel: #heron-alerts"),
     ("project",
+     "Swan search cluster\n---\nThe Swan search cluster runs Elasticsearch 8.11 with 3 "
+     "nodes in eu-central-1. Index snapshots are taken every 6 hours.",
+     "Elasticsearch for Swan\n---\nSwan uses a 3-node Elasticsearch 8.11 cluster "
+     "(eu-central-1); snapshots of the indexes happen every 6 hours."),
+    ("feedback",
+     "Mock nothing in the Gull integration tests\n---\nThe Gull integration tests must run "
+     "against real Redis and real Postgres.\n\n**Why:** mocked tests hid a broken migration "
+     "in 2025.",
+     "Gull integration tests: no mocks\n---\nUse real Postgres and real Redis in Gull's "
+     "integration tests, not mocks. A migration broke in 2025 while mocked tests passed."),
+    ("user",
+     "Dana Kim, platform engineer\n---\nDana Kim is a platform engineer who knows Terraform "
+     "well; skip the basics and go straight to the plan output.",
+     "About Dana Kim\n---\nPlatform engineer, very fluent in Terraform. Don't explain the "
+     "basics, show the plan output directly."),
+    ("reference",
+     "Teal API docs\n---\nThe OpenAPI spec for the Teal API is in docs/openapi.yaml and is "
+     "published to https://api.example.org/teal/docs on every release.",
+     "Where Teal's API spec lives\n---\nTeal API: spec at docs/openapi.yaml, published on "
+     "each release to https://api.example.org/teal/docs."),
+    ("project",
      "Falcon API database\n---\nThe Falcon API stores its data in PostgreSQL 15 on RDS. "
      "Connections go through PgBouncer.",
      "Falcon API 数据库\n---\nFalcon API 的数据存放在 RDS 上的 PostgreSQL 15，连接经过 "
@@ -241,7 +262,8 @@ LOOKALIKES: list[tuple[str, str, str]] = [
      "Staging builds of the Marlin repo run on GitHub Actions with Node 20."),
     ("project", "The Pelican production database is backed up every day.",
      "The Pelican staging database is backed up every day."),
-    ("project", "Puffin API runs in us-east-1 on port 8443.", "Puffin API runs in eu-west-1 on port 8443."),
+    ("project", "Puffin API runs in us-east-1 on port 8443.",
+     "Puffin API runs in eu-west-1 on port 8443."),
     # a rule turned around
     ("feedback", "Never commit secrets to the Tanager repo.",
      "Secrets must always be committed to the Tanager repo encrypted."),
@@ -353,9 +375,24 @@ LOOKALIKES: list[tuple[str, str, str]] = [
     ("reference", FILES[3][1],
      "Heron staging runbook and alerts\n---\n- runbook: https://wiki.example.org/heron-staging"
      "\n- alerts channel: #heron-alerts"),
-    ("project", FILES[4][1],
+    ("project", FILES[8][1],
      "Falcon API 数据库\n---\nFalcon API 的数据存放在 RDS 上的 PostgreSQL 14，连接经过 "
      "PgBouncer。"),
+    ("project", FILES[4][1],
+     "Elasticsearch for Swan\n---\nSwan uses a 5-node Elasticsearch 8.11 cluster "
+     "(eu-central-1); snapshots of the indexes happen every 6 hours."),
+    ("project", FILES[4][1],
+     "Elasticsearch for Swan staging\n---\nSwan staging uses a 3-node Elasticsearch 8.11 "
+     "cluster (eu-central-1); snapshots of the indexes happen every 6 hours."),
+    ("feedback", FILES[5][1],
+     "Gull integration tests: mocks are fine\n---\nUse mocks for Postgres and Redis in "
+     "Gull's integration tests. A migration broke in 2025 while real tests were slow."),
+    ("reference", FILES[7][1],
+     "Where Teal's API spec lives\n---\nTeal API: spec at docs/openapi.json, published on "
+     "each release to https://api.example.org/teal/docs."),
+    ("user", FILES[6][1],
+     "About Dana Kim\n---\nPlatform engineer, new to Terraform. Explain the basics before "
+     "showing the plan output."),
     ("user", FILES[2][1],
      "How to answer Ruth Okafor\n---\nRuth Okafor prefers replies that begin with the "
      "explanation and leave code samples out."),
@@ -365,14 +402,27 @@ LOOKALIKES: list[tuple[str, str, str]] = [
 # A team's directory of distinct facts about forty services (eight kinds each), among
 # which the pairs above are written: a service's name is then held by many memories,
 # not only by a pair, as in a directory people keep. None of them is a duplicate.
-_BIRDS = (
-    "Kestrel Falcon Pelican Marlin Osprey Heron Lynx Condor Puffin Ibis Quartz Tanager "
-    "Gannet Jacana Plover Egret Tern Merlin Nebula Atlas Orbit Harbor Delta Vega Kite "
-    "Swift Robin Wren Finch Raven Crane Stork Swan Hawk Eagle Owl Lark Dove Gull Teal"
-).split()
+_BIRDS = [
+    "Kestrel", "Falcon", "Pelican", "Marlin", "Osprey", "Heron", "Lynx", "Condor", "Puffin",
+    "Ibis", "Quartz", "Tanager", "Gannet", "Jacana", "Plover", "Egret", "Tern", "Merlin",
+    "Nebula", "Atlas", "Orbit", "Harbor", "Delta", "Vega", "Kite", "Swift", "Robin", "Wren",
+    "Finch", "Raven", "Crane", "Stork", "Swan", "Hawk", "Eagle", "Owl", "Lark", "Dove", "Gull",
+    "Teal",
+]  # fmt: skip
 _PEOPLE = (
-    "Ana Ruiz", "Tom Berg", "Li Wei", "Mei Lin", "Sam Cole", "Ravi Nair", "Pia Holm",
-    "Olga Sand", "Kai Moreno", "Bo Chen", "Hugo Lind", "Ines Vidal", "Femi Ade",
+    "Ana Ruiz",
+    "Tom Berg",
+    "Li Wei",
+    "Mei Lin",
+    "Sam Cole",
+    "Ravi Nair",
+    "Pia Holm",
+    "Olga Sand",
+    "Kai Moreno",
+    "Bo Chen",
+    "Hugo Lind",
+    "Ines Vidal",
+    "Femi Ade",
 )
 _CHANNELS = ("alerts", "oncall", "deploys", "incidents", "builds")
 _REGIONS = ("eu-west-1", "us-east-1", "eu-central-1", "ap-south-1", "us-west-2")
