@@ -52,12 +52,14 @@ pairs (a lower value costs the dream time and merged nothing more).
 **Written for the fourth batch** (``tests/dream/tuning/rewritten.py``, another hand's
 wording among a directory of forty services' facts): a common word capitalised only
 where a sentence starts ("Questions go to …": `vocabulary.SENTENCE_STARTERS`) is no
-fact; a memory of few words whose every sentence the other says whole is its copy; a
-word that takes away (`vocabulary.PRIVATIVE`: "leave … out", "except", "skip") said
-by one side in a sentence sharing words with the other refuses; "service" or "app"
-after a name the other says bare tells nothing apart; with facts weighing
-`MIN_TRADED_WEIGHT`, names said again in other words are no swap unless they trade
-places with another word's.
+fact, unless a name or a kind of component follows it ("Reviews API"); a word that
+takes away (`vocabulary.PRIVATIVE`: "leave … out", "except", "skip") said by one side
+in a sentence sharing words with the other refuses; "service" or "app" after a name
+the other says bare tells nothing apart; with facts weighing `MIN_TRADED_WEIGHT`,
+names said again in other words are no swap unless they trade places with another
+word's. A memory of fewer than `MIN_SHARED_WORDS_CONTAINED` words stays apart from a
+longer one holding it ("PostgreSQL 15 on RDS." may be about another service than the
+one the longer names).
 
 Before any of this, phrases a re-wording uses for one word become that word
 (`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
@@ -90,7 +92,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -108,7 +109,6 @@ from memsync.dream.profiles import (
     Profile,
     canonical,
     profile_of,
-    tokens,
 )
 
 # Read by supersession, staleness and canaries through this module, as before the split.
@@ -126,6 +126,7 @@ from memsync.dream.rewording import (
     new_clauses,
     replaces_something,
     substituted,
+    value_replaced,
 )
 from memsync.dream.vocabulary import (
     COMPONENTS,
@@ -338,17 +339,14 @@ def _worded_reason(
         return None
     # A memory wholly inside a longer one (the same plus new lines) is still a copy.
     smallest = min(len(one.words), len(other.words))
-    if (
-        smallest < MIN_SHARED_WORDS_CONTAINED
-        and resemblance < RESEMBLANCE_THRESHOLD
-        and not _sentences_within(one, other)
-    ):
+    if smallest < MIN_SHARED_WORDS_CONTAINED and resemblance < RESEMBLANCE_THRESHOLD:
         return None
     smaller, larger, added = (other, one, only_one) if only_one else (one, other, only_other)
     if not _facts_within(smaller, larger) or not (added or _facts_within(larger, smaller)):
         return None
     if added and (
-        _takes_away(smaller, larger, added)
+        _subject_added(smaller, larger)
+        or _takes_away(smaller, larger, added)
         or negation_added(smaller.shape, larger.shape)
         or name_added_where_shared(smaller.shape, larger.shape, _COMPONENTS)
         or replaces_something(smaller.shape, larger.shape, added)
@@ -360,23 +358,6 @@ def _worded_reason(
     if added:
         return f"{containment:.0%} of one is in the other, which adds to it"
     return f"{resemblance:.0%} alike, the same facts"
-
-
-_SENTENCE_END = re.compile(r"[.!?;。！？；]+(?:\s|$)|\n")
-
-
-def _sentences_within(one: Profile, other: Profile) -> bool:
-    """Whether every sentence of the shorter memory is, word for word (case and
-    punctuation aside), a sentence of the longer: the longer says it and adds sentences
-    of its own, so a short memory of few words is still a copy ("The Kestrel service
-    runs on Kubernetes." and the same plus "Its Helm chart is in the infra repo.")."""
-    smaller, larger = sorted((one, other), key=lambda p: (len(p.text), p.text))
-    mine, theirs = _sentence_set(smaller.text), _sentence_set(larger.text)
-    return bool(mine) and mine <= theirs and len(theirs) > len(mine)
-
-
-def _sentence_set(text: str) -> set[tuple[str, ...]]:
-    return {tuple(words) for sentence in _SENTENCE_END.split(text) if (words := tokens(sentence))}
 
 
 def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
@@ -404,6 +385,8 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
     only_one, only_other = _reconciled(one, other)
     if not only_one and not only_other:
         return None  # the same words: the word judge's to say
+    if _subject_added(one, other) or _subject_added(other, one):
+        return None  # one says which service, the other may be about another
     if _takes_away(other, one, only_one) or _takes_away(one, other, only_other):
         return None  # one takes away what the other grants
     if _unread(only_one) or _unread(only_other):
@@ -421,7 +404,9 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         if latin and replaces_something(within.shape, holding.shape, latin):
             return None
     if (
-        substituted(one.shape, other.shape, only_one, only_other)
+        value_replaced(one.shape, other.shape, only_other)
+        or value_replaced(other.shape, one.shape, only_one)
+        or substituted(one.shape, other.shape, only_one, only_other)
         or substituted(other.shape, one.shape, only_other, only_one)
         or negation_added(one.shape, other.shape)
         or negation_added(other.shape, one.shape)
@@ -454,6 +439,19 @@ def _generic_after_names(one: Profile, other: Profile, generic: frozenset[str]) 
         ):
             return False
     return True
+
+
+def _subject_added(smaller: Profile, larger: Profile) -> bool:
+    """Whether `larger` names a thing (a name before a kind of component: "Promo
+    service", "Reviews API") whose name `smaller` never says: "PostgreSQL 15 on RDS" or
+    "The service's database is …" may be about another service than the one named."""
+    words = larger.shape.words
+    return any(
+        (word.name or word.text in larger.facts)
+        and after.text in _COMPONENTS
+        and word.text not in smaller.words
+        for word, after in itertools.pairwise(words)
+    )
 
 
 def _takes_away(smaller: Profile, larger: Profile, added: set[str]) -> bool:
@@ -564,8 +562,15 @@ def _facts_within(smaller: Profile, larger: Profile) -> bool:
         return True
     if any(fact not in _STARTERS for fact in missing):
         return False
-    named = {word.text for word in smaller.shape.words if word.name}
-    return named.isdisjoint(missing)
+    # Capitalised where no sentence starts, or before a name or a kind of component
+    # ("Reviews API", "Alerts service"), it names something.
+    words = smaller.shape.words
+    naming = {word.text for word in words if word.name} | {
+        word.text
+        for word, after in itertools.pairwise(words)
+        if after.name or after.text in _COMPONENTS
+    }
+    return naming.isdisjoint(missing)
 
 
 def _without_misspelt(one: Profile, only_one: set[str], other: Profile) -> set[str]:

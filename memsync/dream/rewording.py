@@ -107,7 +107,41 @@ def replaces_something(smaller: Shape, larger: Shape, added: Collection[str]) ->
         ]
         if put and not _moved(smaller.words[start:end], put, smaller, larger):
             return True
+        if _value_replaced(smaller, larger, (start, end), (other_start, other_end), added):
+            return True
     return False
+
+
+def value_replaced(one: Shape, other: Shape, only_other: Collection[str]) -> bool:
+    """Whether a name only `other` says (`only_other`) stands where `one` said a name
+    `other` says less often (`_value_replaced`), wherever the words align."""
+    first = [word.text for word in one.words]
+    second = [word.text for word in other.words]
+    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
+    return any(
+        operation == "replace"
+        and _value_replaced(one, other, (start, end), (other_start, other_end), only_other)
+        for operation, start, end, other_start, other_end in matcher.get_opcodes()
+    )
+
+
+def _value_replaced(
+    smaller: Shape,
+    larger: Shape,
+    stretch: tuple[int, int],
+    other_stretch: tuple[int, int],
+    added: Collection[str],
+) -> bool:
+    """Whether a name only `larger` says stands, even in a clause of its own, where
+    `smaller` said a name `larger` says less often: "host: RDS" → "host: Cloud SQL",
+    "RDS" still said elsewhere ("pooler: RDS Proxy") once instead of twice."""
+    put = [w for w in larger.words[other_stretch[0] : other_stretch[1]] if w.text in added]
+    replaced = [w.text for w in smaller.words[stretch[0] : stretch[1]] if w.name]
+    if not replaced or not any(word.name for word in put):
+        return False
+    mine = Counter(word.text for word in smaller.words)
+    theirs = Counter(word.text for word in larger.words)
+    return any(theirs[name] < mine[name] for name in replaced)
 
 
 def _moved(replaced: Sequence[Word], put: Sequence[Word], smaller: Shape, larger: Shape) -> bool:

@@ -21,12 +21,16 @@ def merged(kind: str, first: str, second: str) -> bool:
     return bool(find_duplicates(memories))
 
 
-def test_a_short_memory_whose_sentence_the_other_says_whole_is_a_copy() -> None:
+def test_a_memory_of_few_words_inside_another_stays_apart() -> None:
+    # Its subject may be only in its file name: "PostgreSQL 15 on RDS." is not
+    # the same fact as another service's database.
+    assert not merged(
+        "project",
+        "PostgreSQL 15 on RDS.",
+        "Promo service DB. Backups run nightly.\n\nPostgreSQL 15 on RDS.",
+    )
     short = "The Kestrel service runs on Kubernetes."
-    assert merged("project", short, short + " Its Helm chart is in the infra repo.")
     assert not merged("project", short, "The Kestrel service runs on Nomad.")
-    # Said inside a sentence (not as one) it may be denied or narrowed there.
-    assert not merged("project", short, "The Kestrel service never runs on Kubernetes in CI.")
 
 
 def test_a_common_word_starting_a_sentence_is_no_fact() -> None:
@@ -35,7 +39,13 @@ def test_a_common_word_starting_a_sentence_is_no_fact() -> None:
     chinese = "Falcon API 数据库\n\nFalcon API 的数据存放在 RDS 上的 PostgreSQL 15，" \
         "连接经过 PgBouncer。"  # fmt: skip
     assert merged("project", english, chinese)
-    # A name starting a sentence is still a fact: only everyday words are let pass.
+    # A name starting a sentence is still a fact: only everyday words are let pass,
+    # and not before a name or a kind of component ("Reviews API").
+    assert not merged(
+        "project",
+        "Reviews API data is in PostgreSQL 15 on RDS.",
+        "The promo API keeps its data in PostgreSQL 15 on RDS.",
+    )
     assert not merged(
         "project",
         "Falcon API data lives in PostgreSQL 15. Orbit reviews its migrations.",
@@ -148,3 +158,27 @@ def test_names_said_again_in_other_words_are_no_swap_when_facts_are_many() -> No
 )  # fmt: skip
 def test_names_that_trade_places_are_a_swap_however_many_the_facts(first: str, second: str) -> None:
     assert not merged("project", first, second)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("The service's staging database is PostgreSQL 14 on RDS.",
+         "Promo service database\n\nThe Promo service uses PostgreSQL 14 on RDS in staging."),
+        ("Database: PostgreSQL 15 on RDS, schema public.",
+         "Database: PostgreSQL 15 on RDS, schema public.\n\nUsed by the Reviews API."),
+    ],
+)  # fmt: skip
+def test_a_memory_naming_no_service_stays_apart_from_one_naming_it(
+    first: str, second: str
+) -> None:
+    assert not merged("project", first, second)
+
+
+def test_a_value_replaced_beside_its_label_is_another_fact() -> None:
+    # "RDS" is still said (by "RDS Proxy"), once where the other says it twice.
+    assert not merged(
+        "project",
+        "Orders DB\n\n- engine: PostgreSQL 15\n- host: RDS\n- pooler: RDS Proxy",
+        "Orders DB\n\n- engine: PostgreSQL 15\n- host: Cloud SQL\n- pooler: RDS Proxy",
+    )

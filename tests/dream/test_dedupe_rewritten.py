@@ -35,4 +35,7 @@ def test_it_merges_no_look_alike_and_most_rewritten_duplicates(tmp_path: Path) -
         print(f"  {label}: " + "; ".join(sorted(" + ".join(sorted(p)) for p in pairs)))
     assert false == set()
     assert not merged & corpus.lookalikes
-    assert len(found) >= len(corpus.duplicates) * 0.0
+    # Whole files and free paraphrases each restate in words of their own and stay
+    # apart when a role, a qualifier or word order leaves doubt: the floor is below the
+    # other kinds' full marks.
+    assert len(found) >= len(corpus.duplicates) * 0.7
