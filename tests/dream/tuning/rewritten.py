@@ -310,6 +310,11 @@ LOOKALIKES: list[tuple[str, str, str]] = [
      "Puffin API\n---\n- Python 3.12\n- port 9443\n- owner: Harbor team"),
     ("project", "The Heron API uses Redis 7.2.", "La API de Heron usa Memcached 1.6."),
     ("project", "The Pelican database is backed up every day.", "Pelican 数据库每周备份。"),
+    # one names the service, the other none; a value beside its label replaced
+    ("project", "The staging database is PostgreSQL 14 on RDS.",
+     "Dove service database\n---\nThe Dove service uses PostgreSQL 14 on RDS in staging."),
+    ("project", "Owl DB\n---\n- engine: PostgreSQL 15\n- host: RDS\n- pooler: RDS Proxy",
+     "Owl DB\n---\n- engine: PostgreSQL 15\n- host: Cloud SQL\n- pooler: RDS Proxy"),
     # the same names trading places
     ("project", "The Puffin team owns the Gannet API; the lead is Ana Ruiz, on call on Monday.",
      "The Gannet team owns the Puffin API; the lead is Ana Ruiz, on call on Monday."),
