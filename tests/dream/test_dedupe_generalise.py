@@ -169,9 +169,7 @@ def test_names_that_trade_places_are_a_swap_however_many_the_facts(first: str, s
          "Database: PostgreSQL 15 on RDS, schema public.\n\nUsed by the Reviews API."),
     ],
 )  # fmt: skip
-def test_a_memory_naming_no_service_stays_apart_from_one_naming_it(
-    first: str, second: str
-) -> None:
+def test_a_memory_naming_no_service_stays_apart_from_one_naming_it(first: str, second: str) -> None:
     assert not merged("project", first, second)
 
 
