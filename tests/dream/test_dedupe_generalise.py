@@ -4,21 +4,9 @@ merged, and each has its look-alike kept apart."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
-from memsync.dream.dedupe import Candidate, find_duplicates
-
-NOW = datetime(2026, 12, 2, tzinfo=UTC)
-
-
-def merged(kind: str, first: str, second: str) -> bool:
-    memories = [
-        Candidate("a.md", kind, None, first, NOW - timedelta(days=2)),
-        Candidate("b.md", kind, None, second, NOW - timedelta(days=1)),
-    ]
-    return bool(find_duplicates(memories))
+from tests.dream.test_dedupe_facts import merged
 
 
 def test_a_memory_of_few_words_inside_another_stays_apart() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamContext, Scope
 from tests.dream.corpus import RecordingProgress
-from tests.dream.test_dedupe_tuning import merged_pairs
+from tests.dream.test_dedupe_tuning import merged_pairs, print_by_kind
 from tests.dream.tuning.rewritten import write_corpus
 
 NOW = datetime(2026, 12, 2, tzinfo=UTC)
@@ -26,13 +26,7 @@ def test_it_merges_no_look_alike_and_most_rewritten_duplicates(tmp_path: Path) -
     found = merged & corpus.duplicates
     print(f"rewritten corpus: {len(found)} of {len(corpus.duplicates)} duplicates merged, "
           f"{len(false)} false merges ({len(corpus.lookalikes)} look-alike pairs)")  # fmt: skip
-    kinds = sorted(set(corpus.kinds.values()))
-    print("  by kind: " + ", ".join(
-        f"{kind} {len([p for p in found if corpus.kinds[p] == kind])}/"
-        f"{len([p for p in corpus.duplicates if corpus.kinds[p] == kind])}" for kind in kinds
-    ))  # fmt: skip
-    for label, pairs in (("missed", corpus.duplicates - found), ("false", false)):
-        print(f"  {label}: " + "; ".join(sorted(" + ".join(sorted(p)) for p in pairs)))
+    print_by_kind(corpus.kinds, corpus.duplicates, found, false)
     assert false == set()
     assert not merged & corpus.lookalikes
     # Whole files and free paraphrases each restate in words of their own and stay
