@@ -38,7 +38,8 @@ _ASSIGNED = re.compile(
 )
 _TICKED = re.compile(r"`([^`\n]+)`")
 _AFTER_NAME = re.compile(
-    rf"^\s*(?:\)\s*)?(?:is|=|:|of|equals|is set to|set to|defaults to|is configured as)"
+    rf"^\s*(?:\)\s*)?(?:\(?(?:in|from)\s+[\w./-]+\)?\s+)?"  # "`X` in config/settings.py is 30"
+    rf"(?:is|=|:|of|equals|is set to|set to|defaults to|is configured as)"
     rf"\s+(?:(?:now|currently|still)\s+)?(?P<value>{_LITERAL})",
     re.IGNORECASE,
 )

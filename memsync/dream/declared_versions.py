@@ -47,6 +47,7 @@ _SPELLINGS = {
     "memcached": ("memcached",),
 }
 _TOOL_OF = {spelling: tool for tool, spellings in _SPELLINGS.items() for spelling in spellings}
+TOOL_NAMES = frozenset(_TOOL_OF)  # a word that names one of these names no person
 _MENTION = re.compile(
     r"(?<![\w.-])(node(?:\.?js)?|c?python|golang|go|postgres(?:ql)?|mysql|mariadb|redis"
     r"|mongo(?:db)?|elasticsearch|rabbitmq|memcached)[ \t-]*v?(\d+(?:\.\d+){0,2})(?!\w|\.\w)",
@@ -243,6 +244,16 @@ def _image(relative: str, image: str) -> Iterator[Declared]:
     name = reference.rsplit("/", 1)[-1].casefold()
     if name in _TOOL_OF:
         yield from _exact(_TOOL_OF[name], relative, tag, image)
+
+
+def is_compose_file(relative: str) -> bool:
+    return bool(_COMPOSE.match(relative.rsplit("/", 1)[-1]))
+
+
+def image_tool(image: str) -> str | None:
+    """The runtime or service an image runs (``postgres:16`` → postgres), if known."""
+    name = image.rsplit(":", 1)[0].rsplit("/", 1)[-1].casefold() if image else ""
+    return _TOOL_OF.get(name)
 
 
 def _parse(version: str) -> tuple[int, ...]:

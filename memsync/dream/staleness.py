@@ -9,8 +9,9 @@ memory over 90 days tells a reviewer nothing. A memory is flagged when
   variable in backticks (``parse_invoice()``, ``InvoiceParser``, ``PAYMENTS_URL``);
   or it states a version of a runtime or service the checkout declares otherwise ("Node
   18" where package.json's engines want ``>=20.11``: `memsync.dream.declared_versions`);
-- it states a value the checkout assigns otherwise (`memsync.dream.code_values`), or a
-  dependency version its manifests pin otherwise;
+- it states a value the checkout assigns otherwise (`memsync.dream.code_values`), a
+  dependency version its manifests pin otherwise, or a host port for a compose service
+  the compose files publish otherwise (`memsync.dream.published_ports`);
 - a newer memory on the same subject says otherwise (superseded): the same ``name``,
   the same description once numbers, versions, dates and weekdays are masked, another
   value in the same slot however it is worded, a tool it names as left behind, or the
@@ -22,8 +23,14 @@ import), by the ``updated`` (else ``created``) date of their frontmatter.
 
 What counts as citing the checkout is kept narrow, so a flag is worth reading: a path
 counts only when its first folder exists in the checkout (``src/…``, ``scripts/…``)
-or, for a bare file name in backticks, when it has an extension; URLs, API routes
-(``/v2/…``) and placeholders (``{id}``, ``<name>``, ``*``) are never checked.
+or, for a bare file name, when it has an extension (``dist/`` may be built, not checked
+in); URLs, API routes (``/v2/…``) and placeholders (``{id}``, ``<name>``, ``*``) are
+never checked, nor anything cited in a sentence about the past ("we used to run ``make
+migrate``", "… was renamed").
+
+Rules are chosen on three tuning sets (``tests/dream/tuning/stale_variants.py``,
+``stale_rewritten.py`` and ``stale_independent.py``, the last written by another hand
+in Claude Code's own memory format), never on ``tests/heldout``.
 """
 
 from __future__ import annotations
@@ -54,11 +61,13 @@ from memsync.dream.declared_versions import (
     declared_dependencies,
     declared_versions,
     dependency_conflict,
+    is_compose_file,
     is_dependency_manifest,
     is_manifest,
     version_conflict,
 )
 from memsync.dream.dedupe import content_words, normalise
+from memsync.dream.published_ports import Published, port_conflict, published_ports
 from memsync.dream.supersession import (
     Claims,
     Written,
@@ -107,6 +116,14 @@ _SYMBOL = re.compile(
     r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"  # UPPER_SNAKE
     r"|[A-Za-z_]\w*\(\))$"  # call()
 )
+# Outside backticks, a symbol is one written as a call or called a function, method or
+# class ("parse_invoice()", "the compute_total function", "class InvoiceParser"); its
+# spelling must still be a symbol's (`_SYMBOL`): "print()" and "the main function" are not.
+_BARE_SYMBOL = re.compile(
+    r"(?<![\w.`/-])([A-Za-z_]\w*)\(\)"
+    r"|\b(?:function|method|class)\s+([A-Za-z_]\w*)\b"
+    r"|(?<![\w.`/-])([A-Za-z_]\w*)\s+(?:function|method|class)\b"
+)
 _ENV = re.compile(r"(?<![\w`])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+){1,})(?![\w`])")
 # A number glued to a word names a thing ("Q3", "S3", "P1"): it is no value to mask.
 _MASK = re.compile(
@@ -118,7 +135,7 @@ _MASK = re.compile(
 @dataclass(frozen=True)
 class StaleMemory:
     path: str  # as shown (``team/x.md`` for the team scope)
-    kind: str  # path, npm-script, make-target, symbol, version, superseded, contradicted
+    kind: str  # path, npm-script, make-target, symbol, version, port, value, superseded, …
     reason: str  # one line, after the path: "cites scripts/x.sh, which …"
 
 
@@ -248,6 +265,12 @@ class CodeCheckout:
         return declared_dependencies(self.root, filter(is_dependency_manifest, self._files))
 
     @cached_property
+    def published_ports(self) -> list[Published]:
+        """The host ports the checkout's compose files publish, service by service."""
+        self.paths  # noqa: B018 - walks the tree once, filling _files
+        return published_ports(self.root, filter(is_compose_file, self._files))
+
+    @cached_property
     def versions(self) -> dict[str, list[Declared]]:
         """What the checkout's manifests declare, tool by tool."""
         self.paths  # noqa: B018 - walks the tree once, filling _files
@@ -272,11 +295,16 @@ def code_evidence(text: str, code: CodeCheckout) -> tuple[str, str] | None:
         kind, cited = missing
         return kind, f"cites {cited}, which the code checkout no longer has"
     conflict = version_conflict(text, code.versions) or dependency_conflict(text, code.dependencies)
-    return None if conflict is None else ("version", conflict)
+    if conflict is not None:
+        return "version", conflict
+    port = port_conflict(text, code.published_ports)
+    return None if port is None else ("port", port)
 
 
 def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
-    """(kind, what is missing) for the first thing `text` cites that the checkout lacks."""
+    """(kind, what is missing) for the first thing `text` cites that the checkout lacks,
+    in a sentence about now: "We used to run `make migrate`" cites the past on purpose."""
+    text = _about_now(text)
     ticked = _BACKTICKED.findall(text)
     for cited in _cited_paths(text, ticked):
         candidate = cited.rstrip(".,;:!?)-")  # the end of a sentence is not the path's
@@ -284,8 +312,8 @@ def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
         if "/" in path:
             if path.split("/", 1)[0] in code.top_level and path not in code.paths:
                 return "path", candidate
-        elif path not in code.basenames:
-            return "path", candidate
+        elif _is_file_name(path) and path not in code.basenames:
+            return "path", candidate  # a bare folder ("dist/") may be built, not checked in
     scripts = code.npm_scripts
     if scripts is not None:
         for manager, name in _package_scripts(text, ticked):
@@ -302,11 +330,31 @@ def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
     if not code.read_code:
         return None
     symbols = [t.strip() for t in ticked if _SYMBOL.match(t.strip())]
-    symbols += _ENV.findall(_BACKTICKED.sub(" ", text))
+    bare = _BACKTICKED.sub(" ", text)
+    symbols += _ENV.findall(bare)
+    named = (found.group(found.lastindex or 0) for found in _BARE_SYMBOL.finditer(bare))
+    symbols += [name for name in named if _SYMBOL.match(name)]
     for symbol in symbols:
         if symbol.removesuffix("()") not in code.identifiers:
             return "symbol", symbol
     return None
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# A sentence holding one of these speaks of the past or of what is rejected.
+# ("never" and "not" are no such word here: "never by hand" still tells what to run).
+_LOOKS_BACK = re.compile(
+    r"\b(?:used to|was|were|previously|formerly|no longer|instead of|replac\w*|renamed"
+    r"|removed|deleted|deprecated|legacy)\b|以前|之前|曾经|不再|改名",
+    re.IGNORECASE,
+)
+
+
+def _about_now(text: str) -> str:
+    """`text` less its sentences that look back or away (`_LOOKS_BACK`)."""
+    if not _LOOKS_BACK.search(text):
+        return text
+    return "\n".join(s for s in _SENTENCE.split(text) if not _LOOKS_BACK.search(s))
 
 
 def _package_scripts(text: str, ticked: list[str]) -> Iterator[tuple[str, str]]:

@@ -27,7 +27,15 @@ each would flag a memory that says something else:
 - facts of two classes differ at once ("3 replicas in eu-west-1" against "5 replicas
   in us-east-1": another deployment more likely than a change);
 - the newer memory still states the older value in that class ("port 8443; metrics on
-  port 9100" adds a fact).
+  port 9100" adds a fact), whether or not words around it make a slot.
+
+A memory also replaces an older one when it names as left behind ("no longer use X",
+"no more X", "X is deprecated", "X replaced by Y", "renamed … from X to Y", "不再用 X",
+"从 X 换成 Y") a tool the older one states, about the same thing: every word of the
+older's description is in the newer (less words saying what kind of thing it is:
+"service", "tool", "style"), or all but one of its words are; never when the two name
+different settings ("staging" against "production", "web" against "mobile"), and never
+by a newer memory that names what it replaced and that is something else.
 
 Only memories sharing a (class, slot word) are compared, and a key that more than
 `MAX_BLOCK` memories share is not used to pair them: near-linear in the directory.
@@ -45,6 +53,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 
+from memsync.dream.declared_versions import TOOL_NAMES
 from memsync.dream.dedupe import content_words, normalise
 from memsync.dream.looking_away import right_before
 from memsync.dream.vocabulary import (
@@ -82,7 +91,7 @@ _CHANGE = _canonical(
     listen listens serve served post posted send sent route routed point points
     hosted expose exposed give gives giv between after before not
     going forward effective became become becomes actually currently stopped stop
-    resize resized
+    resize resized only just happen happens happened occur occurs deprecated deprecate
     """
 ) | content_words(" ".join(WORDING) + " 现在 目前 改成 改到 改为 换成 改 换 从 了")
 # Words one slot may have and the other not: what names the value's kind ("window",
@@ -96,13 +105,24 @@ _LOOSE = (
     timeout ttl retention limit max min size quota count number replica instance version
     day date hour owner lead contact rotation value setting default nightly daily weekly
     hourly monthly every upload uploaded deploy deployed keep retain retained store
-    stored write written push pushed publish published
+    stored write written push pushed publish published threshold gate guideline
     """
     )
     | DAY_SET
 )
+# Where a thing runs: two memories naming two of these speak of two things.
+_SETTINGS = _canonical(
+    "staging production prod dev development qa sandbox preview canary web mobile ios"
+    " android desktop frontend backend"
+)
+# Words a description may add to say what kind of thing its subject is ("Error tracking
+# service", "Celery broker setup"): no part of the subject.
+_KINDS = _canonical(
+    "service tool tooling system setup platform provider vendor stack choice style approach"
+    " method strategy"
+)
 # Words ending the words around a value that follow it ("… 60 seconds after the incident").
-_STOP_AFTER = word_set("when after since because once while until so to if as but with by")
+_STOP_AFTER = word_set("when after since because once while until so to if as but with by that")
 # Words right before a value that make it a past or rejected one.
 _LOOKS_AWAY = right_before(r"no longer be", r"used to be", r"than")
 # "from" looks away only from what changed: "moved from X to Y", "took over from X", "从 X
@@ -120,7 +140,7 @@ _CHANGED = re.compile(r"\b(?:" + "|".join(sorted(_CHANGED_WORDS)) + r")\b", re.I
 _RETIRED_AFTER = re.compile(
     r"^\W*(?:is|are|was|were|has been|have been|got)?\s*(?:now\s+)?(?:read-only|retired"
     r"|deprecated|gone|removed|decommissioned|obsolete|legacy|frozen|dead|shut down"
-    r"|moved (?:to|on|away)|left)\b",
+    r"|moved (?:to|on|away|teams)|(?:changed|switched) teams|left)\b",
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(])|\n+")
@@ -178,7 +198,8 @@ _VALUE_PATTERN = (
     r"|(?P<address>(?<![\w.+-])[\w.+-]++@[\w-]+(?:\.[\w-]+)+|⟨start⟩https?://[^\s)>\]]+"
     r"|(?<![\w#])#[a-z][\w-]*)"
     r"|(?P<time>⟨start⟩\d{1,2}:\d{2}(?:\s?[ap]m)?\b)"
-    r"|(?P<version>⟨start⟩v?\d+\.\d+(?:\.\d+)*\b(?!\s?(?:ms|s|m|h|d|kb|mb|gb|tb|%)\b))"
+    r"|(?P<version>⟨start⟩v?\d+\.\d+(?:\.\d+)*\b(?!\s?(?:ms|s|m|h|d|kb|mb|gb|tb|%)\b)"
+    r"|⟨start⟩v\d+\b)"  # "API v2"
     r"|(?P<amount>⟨start⟩\d+(?:[.,]\d+)?)\s?(?P<unit>%|(?:ms|milliseconds?|s|secs?|seconds?|m|mins?"
     r"|minutes?|h|hrs?|hours?|d|days?|weeks?|[kmgt]i?b|percent)\b)"
     r"|(?P<number>⟨start⟩\d+(?:[.,]\d+)?\b)"
@@ -212,21 +233,40 @@ _NAMED = re.compile(
 # Jenkins", "instead of Rollbar", "replaced Redis". A lowercase word counts only before
 # "to" ("from yarn to pnpm"): "from the team" names no tool.
 _RETIRED = re.compile(
-    r"\b(?:(?:moved|switched|migrated|went)\s+(?:\w+\s+){0,3}?(?:from|off)|instead of"
-    r"|no longer\s+(?:\w+\s+){0,2}?(?:on|in|at|with|use|uses|using|kept in|stored in)"
-    r"|stopped using|replaced|dropped|retired|not)\s+(?:the\s+)?"
+    r"\b(?:(?:moved|switched|migrated|went|renamed|changed)\s+(?:\w+\s+){0,3}?(?:from|off)"
+    r"|instead of"
+    r"|no longer\s+(?:\w+\s+){0,2}?(?:on|in|at|with|use|uses|using|kept in|stored in|through|via)"
+    r"|no more|stopped using|replaced|dropped|retired|not)\s+(?:the\s+)?"
     r"(?P<term>[A-Za-z][\w.-]*[A-Za-z0-9])"
 )
 # The same, the tool first: "Mixpanel was replaced by PostHog", "Jenkins got retired".
 _RETIRED_BEFORE = re.compile(
-    r"\b(?P<term>[A-Z][\w.-]*[A-Za-z0-9])\s+(?:was|were|has been|have been|got|is being)\s+"
-    r"(?:replaced|dropped|retired|deprecated|removed|decommissioned|shut down)\b"
+    r"\b(?P<term>[A-Z][\w.-]*[A-Za-z0-9]|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+)\s+"
+    r"(?:was|were|has been|have been|got|is being|is|are)\s+(?:now\s+)?"
+    r"(?:replaced|dropped|retired|deprecated|removed|decommissioned|shut down|gone)\b"
+    # What replaced it named after it, any tool: "npm was replaced by pnpm", "GitBook
+    # replaced by Docusaurus".
+    r"|\b(?P<replaced>[A-Za-z][\w.-]*[A-Za-z0-9])\s+(?:(?:was|were|has been|have been|got)\s+)?"
+    r"replaced\s+(?:by|with)\s+\S"
+)
+# The same in Chinese: "不再用 Jenkins", "不再放在 Figma", "从 Jenkins 换成", "Jenkins 已停用".
+_RETIRED_ZH = re.compile(
+    r"(?:不再|停止)(?:使用|用|存到|存在|存|放在|放到|放|在|走|通过|经过)?\s*"
+    r"(?P<term>[A-Za-z][\w.-]*[A-Za-z0-9])"
+    r"|从\s*(?P<from>[A-Za-z][\w.-]*[A-Za-z0-9])\s*(?:换成|改成|改为|迁移到|迁到|切换到)"
+    r"|(?P<before>[A-Za-z][\w.-]*[A-Za-z0-9])\s*(?:已经?|已)?(?:弃用|停用|下线|废弃)"
+)
+# Cues after which a lowercase tool is left whatever follows: "no more squash", "stopped
+# using pip-tools", "no longer use yarn".
+_LEFT_WHATEVER = re.compile(
+    r"(?:no more|stopped using|no longer (?:\w+\s+)?(?:use|uses|using))\s+(?:the\s+)?$"
 )
 # Words `_RETIRED` and `_RETIRED_BEFORE` cannot match without: most sentences have none.
-_RETIRED_CUES = ("moved", "switched", "migrated", "went", "instead of", "no longer",
-                 "stopped using", "replaced", "dropped", "retired", "not")  # fmt: skip
+_RETIRED_CUES = ("moved", "switched", "migrated", "went", "renamed", "changed", "instead of",
+                 "no longer", "no more", "stopped using", "replaced", "dropped", "retired",
+                 "not")  # fmt: skip
 _RETIRED_BEFORE_CUES = ("replaced", "dropped", "retired", "deprecated", "removed",
-                        "decommissioned", "shut down")  # fmt: skip
+                        "decommissioned", "shut down", "gone")  # fmt: skip
 # After a lowercase tool it leaves, the one it takes instead: "dropped wkhtmltopdf for
 # Gotenberg" (not "dropped tests for the admin app").
 _FOR_INSTEAD = re.compile(r"^\s+(?:for|in favou?r of)\s+[A-Z]")
@@ -272,6 +312,8 @@ class Claims:
     initials: frozenset[str]  # capitalised words starting a sentence: maybe names
     retired: frozenset[str]  # words it names as the past: "from yarn to", "no longer Redis"
     changes: bool = False  # says something changed: "switched", "moved", "now"
+    subject: frozenset[str] = frozenset()  # the description's words: what it is about
+    stated: frozenset[tuple[str, str]] = frozenset()  # (kind, value) of every present value
 
     @cached_property
     def values(self) -> frozenset[tuple[str, str]]:
@@ -295,6 +337,7 @@ def claims(memory: MemoryFile) -> Claims:
     retired: set[str] = set()
     described = len(_SENTENCE.split(normalise(memory.description))) if memory.description else 0
     subject: set[str] = set()  # the description's words
+    stated: set[tuple[str, str]] = set()
     for number, sentence in enumerate(_SENTENCE.split(text)):
         if not sentence:
             continue  # the end of the text
@@ -314,6 +357,7 @@ def claims(memory: MemoryFile) -> Claims:
             if _looks_away(sentence, start, end):
                 past.add((kind, value))
                 continue
+            stated.add((kind, value))
             slot = _slot(blanked, start, end)
             if len(slot) == 1 and number >= described:
                 slot |= subject  # "- Port: 8080" under "Billing API service facts"
@@ -328,6 +372,8 @@ def claims(memory: MemoryFile) -> Claims:
         frozenset(initials),
         frozenset(retired),
         _says_changed(text),
+        frozenset(subject),
+        frozenset(stated),
     )
 
 
@@ -346,16 +392,23 @@ def _retired_terms(sentence: str) -> set[str]:
     """The words of what `sentence` names as left behind (`_RETIRED`, `_RETIRED_BEFORE`);
     a lowercase word only where what replaces it follows ("from yarn to pnpm")."""
     found: set[str] = set()
-    if not any(cue in sentence for cue in _RETIRED_CUES):
-        return found
-    for match in _RETIRED.finditer(sentence):
-        term, after = match.group("term"), sentence[match.end() :]
-        if term[0].isupper() or _TO_AFTER.match(after) or _FOR_INSTEAD.match(after):
+    if any(cue in sentence for cue in _RETIRED_CUES):
+        for match in _RETIRED.finditer(sentence):
+            term, after = match.group("term"), sentence[match.end() :]
+            if (
+                term[0].isupper()
+                or _TO_AFTER.match(after)
+                or _FOR_INSTEAD.match(after)
+                or _LEFT_WHATEVER.search(sentence[: match.start("term")])
+            ):
+                found |= content_words(term) - _CHANGE
+    if any(cue in sentence for cue in _RETIRED_BEFORE_CUES):
+        for match in _RETIRED_BEFORE.finditer(sentence):
+            found |= content_words(match.group("term") or match.group("replaced")) - _CHANGE
+    if not sentence.isascii():
+        for match in _RETIRED_ZH.finditer(sentence):
+            term = match.group("term") or match.group("from") or match.group("before")
             found |= content_words(term) - _CHANGE
-    if not any(cue in sentence for cue in _RETIRED_BEFORE_CUES):
-        return found
-    for match in _RETIRED_BEFORE.finditer(sentence):
-        found |= content_words(match.group("term")) - _CHANGE
     return found
 
 
@@ -421,8 +474,12 @@ def _values(sentence: str) -> Iterator[tuple[int, int, str, str]]:
 
 
 def _person(written: str) -> bool:
-    words = written.casefold().split()
-    return not set(words) & (DAY_SET | STOPWORDS) and len(content_words(written) - _CHANGE) == 2
+    """Two capitalised words that may name a person: not "Production Postgres" (a
+    qualifier, a runtime or service: `memsync.dream.declared_versions.TOOL_NAMES`)."""
+    words = set(written.casefold().split())
+    if words & (DAY_SET | STOPWORDS | QUALIFIERS | TOOL_NAMES):
+        return False
+    return len(content_words(written) - _CHANGE) == 2
 
 
 def _slot(blanked: str, start: int, end: int) -> frozenset[str]:
@@ -520,15 +577,19 @@ def replacement(older: Claims, newer: Claims) -> tuple[str, str] | None:
         # Two things, unless one left the other or took the other's place.
         return _retired(older, newer, named) or _swapped(older, newer, named)
     differing: dict[str, tuple[str, str]] = {}
+    theirs, mine = newer.values | newer.stated, older.values | older.stated
+    # Two memories with no word but their values apart ("Deploys happen on Tuesdays",
+    # "Since March we deploy on Thursdays") speak of one thing, in a slot of one word.
+    alike = older.words - _LOOSE == newer.words - _LOOSE
     for fact in older.facts:
-        if (fact.kind, fact.value) in newer.values:
+        if (fact.kind, fact.value) in theirs:
             continue
         matched = [
             n
             for n in newer.facts
             if n.kind == fact.kind
-            and (n.kind, n.value) not in older.values  # a fact both state
-            and _same_slot(fact, n, named | older.initials, newer.changes)
+            and (n.kind, n.value) not in mine  # a fact both state
+            and _same_slot(fact, n, named | older.initials, newer.changes, alike=alike)
         ]
         if matched:
             differing.setdefault(fact.kind, (fact.text, matched[0].text))
@@ -545,6 +606,8 @@ def _swapped(older: Claims, newer: Claims, named: frozenset[str]) -> tuple[str, 
     "We switched unit tests to Vitest")."""
     if not newer.changes or older.changes:
         return None
+    if newer.retired and not newer.retired & older.words:
+        return None  # it names what it replaced, and that is not the older's
     gone = (older.words & named) - newer.words
     came = (newer.words & named) - older.words
     if len(gone) != 1 or len(came) != 1:
@@ -565,21 +628,31 @@ def _retired(older: Claims, newer: Claims, named: frozenset[str]) -> tuple[str, 
     left = (older.words & newer.retired) - older.retired - _QUALIFIERS
     if not left:
         return None
-    mine = older.words - left - _LOOSE - named
     theirs = newer.words - newer.retired
     shared = ((older.words - left) & theirs) - _LOOSE
-    unmatched = mine - theirs
-    if not shared or len(unmatched) > 1 or (unmatched and len(shared) < 2):
+    unmatched = older.words - left - _LOOSE - named - theirs
+    # Or what the older is about, by its description ("Error tracking service"), is all
+    # in the newer, whatever detail its body adds ("the DSN is in the vault").
+    about = older.subject - left - _LOOSE - named - _KINDS
+    if (older.words ^ newer.words) & _SETTINGS:
+        return None  # staging against production, web against mobile
+    if not shared or (
+        (len(unmatched) > 1 or (unmatched and len(shared) < 2)) and not (about and about <= theirs)
+    ):
         return None
     term = sorted(left)[0]
     return term, f"no longer {term}"
 
 
-def _same_slot(older: Fact, newer: Fact, named: frozenset[str], changes: bool) -> bool:
+def _same_slot(
+    older: Fact, newer: Fact, named: frozenset[str], changes: bool, *, alike: bool = False
+) -> bool:
     """Whether two facts fill one slot. A newer memory that says something changed may
     leave out words of the older's slot ("for gRPC traffic"), never a qualifier
-    ("staging"); it may add none but names and what names the value's kind."""
-    if len(older.slot & newer.slot) < _MIN_SHARED:
+    ("staging"); it may add none but names and what names the value's kind. A slot of
+    one word is one only between memories `alike` in every other word."""
+    shared = len(older.slot & newer.slot)
+    if shared < _MIN_SHARED and not (alike and shared and older.slot == newer.slot):
         return False
     if newer.slot - older.slot - _LOOSE - named:
         return False
