@@ -405,7 +405,7 @@ def test_a_served_call_imports_neither_argparse_nor_the_command(tmp_path):
     )  # fmt: skip
 
     assert done.returncode == 0 and "saved 1 memory" in done.stdout, done.stderr
-    assert len(served_calls(repo)) == 1
+    assert len(served_calls(repo)) == 1, log_of(repo)
     imported = {
         line.rsplit("|", 1)[1].strip()
         for line in done.stderr.splitlines()
