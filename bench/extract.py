@@ -8,7 +8,12 @@ clones of it, then, for each round, saves one memory three ways:
 * raw: write the memory file, add its line to ``MEMORY.md``, ``git add`` + ``git
   commit`` (the baseline: what one saved memory costs Git itself);
 * the CLI: ``memsync extract DIR --transcript FILE --engine deterministic`` as a new
-  process, the transcript holding one "Remember that …" (a new session each round);
+  process, the transcript holding one "Remember that …" (a new session each round),
+  with no warm helper (``MEMSYNC_NO_HELPER=1``): the whole process, start and imports;
+* the CLI served by the repository's warm helper (``memsync.client.helper_process``,
+  started by the first call): the client process plus what the helper and the child it
+  forks for the call spent, read from ``/proc/<helper pid>/stat`` (its utime, stime,
+  cutime and cstime, in clock ticks of 10 ms) before and after each call;
 * the library: `extract_session` in this process (transcript read, engine, commit).
 
 The first extraction of each clone builds the recall index kept on disk (recall
@@ -23,6 +28,8 @@ neighbours. The CLI runs with its bytecode cached, as an installed memsync does
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -87,8 +94,11 @@ def transcript(sessions: Path, round_: int, clone: str) -> Path:
     return log.write(sessions)
 
 
-def cli_extract(repo: Path, path: Path) -> None:
+def cli_extract(repo: Path, path: Path, *, helper: bool = False) -> None:
     environment = {k: v for k, v in installed_environment().items() if "ANTHROPIC_" not in k}
+    environment.pop("MEMSYNC_NO_HELPER", None)
+    if not helper:
+        environment["MEMSYNC_NO_HELPER"] = "1"
     done = subprocess.run(
         [str(MEMSYNC), "extract", str(repo), "--transcript", str(path), "--engine",
          "deterministic"],
@@ -96,6 +106,32 @@ def cli_extract(repo: Path, path: Path) -> None:
     )  # fmt: skip
     if done.returncode != 0 or "saved 1 memory" not in done.stdout:
         raise SystemExit(f"memsync extract did not save one memory:\n{done.stdout}{done.stderr}")
+
+
+def helper_pid(repo: Path, timeout: float = 30) -> int:
+    """The pid of the repository's warm helper, once it listens."""
+    directory = repo / ".git" / "memsync" / "helper"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if (directory / "socket").exists() and (directory / "pid").exists():
+            return int((directory / "pid").read_text())
+        time.sleep(0.05)
+    raise SystemExit(f"no warm helper started for {repo} (see {directory / 'log'})")
+
+
+def helper_cpu(pid: int) -> float:
+    """CPU seconds the helper and the children it waited for (each call's) used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    # After the name: state is field 3 of stat(5); utime, stime, cutime, cstime 14–17.
+    ticks = sum(int(value) for value in fields[11:15])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def measured_with_helper(pid: int, action: Callable[[], object]) -> tuple[float, float]:
+    """`measured`, plus the CPU the helper spent meanwhile."""
+    before = helper_cpu(pid)
+    wall, cpu = measured(action)
+    return wall, cpu + helper_cpu(pid) - before
 
 
 def library_extract(repo: MemoryRepo, path: Path) -> None:
@@ -134,11 +170,12 @@ def main() -> None:
         base = Path(tmp)
         started = time.perf_counter()
         build_history(base / "origin", options.files)
-        for name in ("raw", "cli", "library"):
+        for name in ("raw", "cli", "warm", "library"):
             subprocess.run(
                 ["git", "clone", "-q", str(base / "origin"), str(base / name)], check=True
             )
         cli_repo = MemoryRepo.init(base / "cli")
+        warm_repo = MemoryRepo.init(base / "warm")
         library_repo = MemoryRepo.init(base / "library")
         sessions = base / "sessions"
         print(
@@ -148,25 +185,45 @@ def main() -> None:
 
         # Once before measuring: the first run of an installed client found its bytecode.
         process_floor()
-        first = {name: transcript(sessions, 0, name) for name in ("cli", "library")}
+        names = ("cli", "warm", "library")
+        first = {name: transcript(sessions, 0, name) for name in names}
         cold_cli = measured(lambda: cli_extract(cli_repo.path, first["cli"]))
+        # The first call runs in its own process and starts the helper for the next.
+        cold_warm = measured(lambda: cli_extract(warm_repo.path, first["warm"], helper=True))
+        pid = helper_pid(warm_repo.path)
         cold_library = measured(lambda: library_extract(library_repo, first["library"]))
-        raw, cli, library, floor = [], [], [], []
-        for round_ in range(1, options.rounds + 1):
-            raw.append(measured(lambda r=round_: raw_commit(base / "raw", r)))
-            paths = {name: transcript(sessions, round_, name) for name in ("cli", "library")}
-            cli.append(measured(lambda p=paths: cli_extract(cli_repo.path, p["cli"])))
-            library.append(measured(lambda p=paths: library_extract(library_repo, p["library"])))
-            floor.append(measured(process_floor))
+        raw, cli, warm, library, floor = [], [], [], [], []
+        try:
+            for round_ in range(1, options.rounds + 1):
+                raw.append(measured(lambda r=round_: raw_commit(base / "raw", r)))
+                paths = {name: transcript(sessions, round_, name) for name in names}
+                cli.append(measured(lambda p=paths: cli_extract(cli_repo.path, p["cli"])))
+                warm.append(
+                    measured_with_helper(
+                        pid, lambda p=paths: cli_extract(warm_repo.path, p["warm"], helper=True)
+                    )
+                )
+                library.append(
+                    measured(lambda p=paths: library_extract(library_repo, p["library"]))
+                )
+                floor.append(measured(process_floor))
+            served = (warm_repo.path / ".git" / "memsync" / "helper" / "log").read_text()
+        finally:
+            os.kill(pid, signal.SIGTERM)
+        if served.count(": exit 0 in ") != options.rounds:
+            raise SystemExit(f"the warm helper did not serve every round:\n{served}")
 
     print(report("raw write + git add + git commit (the baseline)", raw, raw))
     print(report("memsync extract (the whole process)", cli, raw))
+    print(report("memsync extract (warm helper)", warm, raw))
     print(report("extract_session (in process)", library, raw))
     print(report("  memsync --help, for information (starting the CLI)", floor, raw))
     print(
         f"cold (the recall index built): memsync extract {cold_cli[0] * 1000:.0f} ms, "
         f"CPU {cold_cli[1] * 1000:.0f} ms; extract_session {cold_library[0] * 1000:.0f} ms, "
-        f"CPU {cold_library[1] * 1000:.0f} ms"
+        f"CPU {cold_library[1] * 1000:.0f} ms; the call that started the warm helper "
+        f"{cold_warm[0] * 1000:.0f} ms, CPU {cold_warm[1] * 1000:.0f} ms (the helper's own "
+        "start not counted)"
     )
 
 

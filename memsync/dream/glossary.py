@@ -60,6 +60,16 @@ _ENTRIES = """
 订单 order|账单 bill|发票 invoice|搜索 search|认证 auth|登录 login
 主题 topic|保留 keep|延迟 latency|跑 run|日语 japanese|讨论 discuss|问题 issue
 跳过 skip|钩子 hook|一次 once|有一次 once|进 into|进了 into|让 let|导致 cause|因为 because
+等待 wait|等 wait|开 open|一个 one|一 one|两个 two|两 two|三 three|四 four|五 five
+十 ten|次 time|两次 twice|一次 once|秒 second|秒钟 second|毫秒 ms|客户端 client
+服务端 server|服务器 server|中 in|内 in|并 and|工作 work|开发 develop|响应 response
+负载均衡 load balancer|调度 schedule|轮换 rotate|轮值 rotation|交接 handover|记录 record
+报告 report|指标 metric|警报 alert|阈值 threshold|上限 limit|最多 most|至少 least|最少 least
+保持 keep|月 month|年 year|工作日 weekday|周末 weekend|节假日 holiday|每晚 nightly
+西班牙语 spanish|德语 german|法语 french|语言 language|答案 answer|示例 example|例子 example
+解释 explanation|说明 explanation|简洁 concise|详细 detailed|审核 review|合并前 before merge
+批准后 after approval|后再 after|再 then|直接推送 push directly|打包 package|安装 install
+升级版本 upgrade|依赖项 dependency|项目 project|模块 module|接口文档 api docs|密钥库 vault
 所以 so|如果 if|否则 otherwise|然后 then|已经 already|还 still|没有 not|没 not|需要 need
 应该 should|可以 can|时 when|时候 when|的时候 when|以后 after|以前 before|并且 and|而且 and
 或者 or|但是 but|但 but|如何 how|怎么 how|什么 what|哪里 where|谁 who|为什么 why|原因 why
@@ -137,6 +147,24 @@ mardi tuesday|mercredi wednesday|jeudi thursday|vendredi friday|samedi saturday
 dimanche sunday|nuit night|semaine week|sauvegardé backup|sauvegarde backup
 écrire write|corrections fix|correction fix|bogues bug|bugs bug|bogue bug
 branche branch|avant before|après after|production production
+escribe write|escriba write|escribas write|escrito write|utiliza use|utilizar use
+usamos use|gestiona manage|revisa review|revisar review|revisión review|servidor server
+despliegues deploy|base database|caché cache|cola queue|registro log|registros log
+siempre always|nunca never|jamás never|prohibido never|hay there|mañana morning
+schreibe write|schreibt write|geschrieben write|verwendet use|verwenden use|nutzt use
+nutzen use|benutzt use|prüfen check|prüft check|überprüfen check|warteschlange queue
+zwischenspeicher cache|protokoll log|protokolle log|server server|verboten never
+utilise use|utiliser use|utilisons use|écrit write|écris write|vérifier check
+file queue|journal log|journaux log|serveur server|interdit never
+trabaja work|trabajan work|trabajar work|ingeniero engineer|ingeniera engineer
+prefiere prefer|prefieren prefer|respuestas answer|respuesta answer|español spanish
+inglés english|alemán german|cliente client|clientes client|reintenta retry
+reintentos retry|segundos second|minutos minute|horas hour|días day|veces time
+arbeitet work|arbeiten work|ingenieur engineer|ingenieurin engineer|bevorzugt prefer
+antworten answer|antwort answer|deutsch german|englisch english|spanisch spanish
+sekunden second|minuten minute|stunden hour|tage day|tagen day|mal time
+travaille work|ingénieur engineer|préfère prefer|réponses answer|réponse answer
+français french|anglais english|secondes second|heures hour|jours day|fois time
 """
 _LATIN: dict[str, str] = (
     dict.fromkeys(_LATIN_ENTRIES.split(), "the")

@@ -107,7 +107,41 @@ def replaces_something(smaller: Shape, larger: Shape, added: Collection[str]) ->
         ]
         if put and not _moved(smaller.words[start:end], put, smaller, larger):
             return True
+        if _value_replaced(smaller, larger, (start, end), (other_start, other_end), added):
+            return True
     return False
+
+
+def value_replaced(one: Shape, other: Shape, only_other: Collection[str]) -> bool:
+    """Whether a name only `other` says (`only_other`) stands where `one` said a name
+    `other` says less often (`_value_replaced`), wherever the words align."""
+    first = [word.text for word in one.words]
+    second = [word.text for word in other.words]
+    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
+    return any(
+        operation == "replace"
+        and _value_replaced(one, other, (start, end), (other_start, other_end), only_other)
+        for operation, start, end, other_start, other_end in matcher.get_opcodes()
+    )
+
+
+def _value_replaced(
+    smaller: Shape,
+    larger: Shape,
+    stretch: tuple[int, int],
+    other_stretch: tuple[int, int],
+    added: Collection[str],
+) -> bool:
+    """Whether a name only `larger` says stands, even in a clause of its own, where
+    `smaller` said a name `larger` says less often: "host: RDS" → "host: Cloud SQL",
+    "RDS" still said elsewhere ("pooler: RDS Proxy") once instead of twice."""
+    put = [w for w in larger.words[other_stretch[0] : other_stretch[1]] if w.text in added]
+    replaced = [w.text for w in smaller.words[stretch[0] : stretch[1]] if w.name]
+    if not replaced or not any(word.name for word in put):
+        return False
+    mine = Counter(word.text for word in smaller.words)
+    theirs = Counter(word.text for word in larger.words)
+    return any(theirs[name] < mine[name] for name in replaced)
 
 
 def _moved(replaced: Sequence[Word], put: Sequence[Word], smaller: Shape, larger: Shape) -> bool:
@@ -235,11 +269,12 @@ def _beside(neighbour: Word, name: Word, names: Collection[str]) -> bool:
     return neighbour.text not in names and neighbour.clause == name.clause
 
 
-def names_swapped(one: Shape, other: Shape) -> bool:
+def names_swapped(one: Shape, other: Shape, traded: bool = False) -> bool:
     """Whether a word tied to one name in `one` is tied to another name in `other`
     (in the same place), and to neither both ways: "Payments team … Orders service"
     against "Orders team … Payments service". A move to the other side of a word, as
-    active and passive voice do ("X is owned by Y", "Y owns X"), is no swap."""
+    active and passive voice do ("X is owned by Y", "Y owns X"), is no swap. With
+    `traded`, only names that trade places with another word's count (`_traded`)."""
     names = {word.text for word in one.words + other.words if word.name}
     if not names:
         return False
@@ -249,11 +284,63 @@ def names_swapped(one: Shape, other: Shape) -> bool:
         if here & there:
             continue
         word = key[0]
-        anywhere_here = set().union(*(first.get((word, side), set()) for side in (-1, 0, 1)))
-        anywhere_there = set().union(*(second.get((word, side), set()) for side in (-1, 0, 1)))
-        if not (here & anywhere_there) and not (there & anywhere_here):
+        apart = _apart(first, second, word, here, there, (-1, 0, 1))
+        if apart and (not traded or _traded(first, second, word, here, there)):
+            return True
+        # Tied to those names only as the head of their clause (side 0), it is a swap
+        # when the names trade places with another word's: "Payments team owns Orders
+        # API; …" / "Orders team owns Payments API; …".
+        if (
+            not apart
+            and _apart(first, second, word, here, there, (-1, 1))
+            and _traded(first, second, word, here, there)
+        ):
             return True
     return False
+
+
+def _apart(
+    first: dict[tuple[str, int], set[str]],
+    second: dict[tuple[str, int], set[str]],
+    word: str,
+    here: set[str],
+    there: set[str],
+    sides: Sequence[int],
+) -> bool:
+    """Whether `word` is tied, on any of `sides`, to none of the names it is tied to in
+    the other memory (`here` in the first, `there` in the second)."""
+    near_first = set().union(*(first.get((word, side), set()) for side in sides))
+    near_second = set().union(*(second.get((word, side), set()) for side in sides))
+    return not near_first & there and not near_second & here
+
+
+def _traded(
+    first: dict[tuple[str, int], set[str]],
+    second: dict[tuple[str, int], set[str]],
+    word: str,
+    here: set[str],
+    there: set[str],
+) -> bool:
+    """Whether the names `word` is tied to in each memory (`here`, `there`) trade
+    places with another word's: tied to it, and not to their own, in the other memory
+    ("Payments team owns Orders" / "Orders team owns Payments"). Not so, the names are
+    said again in other words ("Priya Shah, the Orbit tech lead" / "tech lead is Priya
+    Shah") or in another word order ("Der Basket-Service wird jeden Donnerstag
+    deployt")."""
+    mine: dict[str, set[str]] = defaultdict(set)
+    theirs: dict[str, set[str]] = defaultdict(set)
+    for (other, _), names in first.items():
+        mine[other] |= names
+    for (other, _), names in second.items():
+        theirs[other] |= names
+    return any(
+        other != word
+        and mine[other] & there
+        and not mine[other] & here
+        and theirs.get(other, set()) & here
+        and not theirs.get(other, set()) & there
+        for other in mine
+    )
 
 
 def names_regrouped(one: Shape, other: Shape, either: bool = False) -> bool:

@@ -130,6 +130,40 @@ UNITS = word_set(
 )
 
 
+# Words that take away what the rest of a sentence grants, as a denial does ("answers
+# that leave code samples out", "every region except eu-west-1", "skip the cache"): one
+# side saying one of them alone says the opposite, however alike the rest.
+PRIVATIVE = word_set(
+    """
+    leave leaves left omit omits omitted skip skips skipped drop drops dropped exclude
+    excludes excluded excluding except without minus ignore ignores ignored disable
+    disables disabled instead unless neither nor lacks lacking
+    """
+)
+
+
+# Everyday nouns and verbs of team memories that a sentence or a label often starts
+# with, capitalised there only ("Questions go to …", "Reason: …", "Connections go
+# through …"): a capitalised one names nothing unless it is capitalised where no
+# sentence starts. Written for the fourth tuning batch from the words of memories in
+# general, not from any pair.
+SENTENCE_STARTERS = word_set(
+    """
+    question questions reason reasons why how note notes context background detail
+    details example examples status update updates summary rule rules tip tips warning
+    caveat caveats gotcha gotchas step steps result results source sources link links
+    connection connections request requests response responses query queries call calls
+    deploy deploys deployment deployments release releases build builds test tests log
+    logs metric metrics alert alerts dashboard dashboards backup backups secret secrets
+    config configuration setting settings error errors incident incidents issue issues
+    change changes commit commits branch branches review reviews owner owners ownership
+    escalation escalations retention access credentials data events messages jobs tasks
+    questions contact contacts meeting meetings standup schedule timing deadline
+    everything anything nothing something ask run check make keep add remove avoid
+    """
+)
+
+
 # Words a re-wording swaps for one another, each mapped to one of them (after the
 # stemmer). Only true synonyms in how teams write memories: never a pair like
 # staging/production or weekly/nightly, which are facts.
@@ -173,6 +207,8 @@ _SYNONYM_GROUPS = (
     "start begin",
     "send post",
     "limit cap",
+    # For the fourth tuning batch: one relation each, whatever part of speech.
+    "connect connection connections",
 )
 SYNONYMS = {word: group.split()[0] for group in _SYNONYM_GROUPS for word in group.split()}
 
@@ -215,6 +251,27 @@ _PHRASES = {
     "architecture decision record": "adr",
     "adrs": "adr",
     "k8s": "kubernetes",
+    "product managers": "pm",
+    "product manager": "pm",
+    # "X belongs to Y" says "X is owned by Y": read as the passive it is, so word order
+    # sees Y as the owner (`memsync.dream.rewording._active`).
+    "belongs to": "owned by",
+    "belong to": "owned by",
+    "belonged to": "owned by",
+    "is maintained by": "owned by",
+    "are maintained by": "owned by",
+    "times out after": "timeout",
+    "timed out after": "timeout",
+    "time out after": "timeout",
+    "times out": "timeout",
+    "timed out": "timeout",
+    "instead of": "over",
+    "rather than": "over",
+    "below": "under",
+    "stay": "keep",
+    "stays": "keep",
+    "remain": "keep",
+    "remains": "keep",
 }
 # Longest first, so "point of contact for" goes before "point of contact".
 _PHRASE_PATTERNS = [

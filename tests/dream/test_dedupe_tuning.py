@@ -20,6 +20,22 @@ def merged_pairs(result: EngineResult) -> set[frozenset[str]]:
     return {frozenset(match.groups()) for note in result.notes if (match := _MERGED.match(note))}
 
 
+def print_by_kind(
+    kinds: dict[frozenset[str], str],
+    duplicates: set[frozenset[str]],
+    found: set[frozenset[str]],
+    false: set[frozenset[str]],
+) -> None:
+    """The figures by kind of duplicate, and the pairs missed and merged falsely."""
+    names = sorted(set(kinds.values()))
+    print("  by kind: " + ", ".join(
+        f"{kind} {len([p for p in found if kinds[p] == kind])}/"
+        f"{len([p for p in duplicates if kinds[p] == kind])}" for kind in names
+    ))  # fmt: skip
+    for label, pairs in (("missed", duplicates - found), ("false", false)):
+        print(f"  {label}: " + "; ".join(sorted(" + ".join(sorted(p)) for p in pairs)))
+
+
 def test_it_merges_no_look_alike_and_most_duplicates(tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path / "memory")
     context = DreamContext(tmp_path / "memory", Scope.PERSONAL, NOW, corpus.changed)
@@ -32,13 +48,7 @@ def test_it_merges_no_look_alike_and_most_duplicates(tmp_path: Path) -> None:
     print(f"tuning corpus: {len(found)} of {len(corpus.duplicates)} duplicates merged, "
           f"{len(false)} false merges; precision {precision:.2f}, "
           f"recall {len(found) / len(corpus.duplicates):.2f}")  # fmt: skip
-    kinds = sorted(set(corpus.kinds.values()))
-    print("  by kind: " + ", ".join(
-        f"{kind} {len([p for p in found if corpus.kinds[p] == kind])}/"
-        f"{len([p for p in corpus.duplicates if corpus.kinds[p] == kind])}" for kind in kinds
-    ))  # fmt: skip
-    for label, pairs in (("missed", corpus.duplicates - found), ("false", false)):
-        print(f"  {label}: " + "; ".join(sorted(" + ".join(sorted(p)) for p in pairs)))
+    print_by_kind(corpus.kinds, corpus.duplicates, found, false)
     assert false == set()
     assert precision == 1.0
     assert not merged & corpus.lookalikes

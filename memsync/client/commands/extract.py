@@ -51,6 +51,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=run_extract)
 
 
+def preload() -> None:
+    """Import what an extraction imports as it runs (the warm helper does, once, so
+    that each call it serves starts with them: ``memsync.client.helper_process``)."""
+    import memsync.extract.deterministic
+    import memsync.extract.run
+    import memsync.extract.skip
+    import memsync.extract.state
+    import memsync.extract.transcript
+    import memsync.store.repo  # noqa: F401
+
+
 def run_extract(args: argparse.Namespace) -> int:
     from memsync.extract.state import ExtractionState, session_files, state_lock
     from memsync.store import MemoryRepo, StoreError
