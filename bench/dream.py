@@ -44,13 +44,17 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from tests.dream.corpus import Corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 # Run as ``python bench/dream.py``, this directory comes first on sys.path; the
@@ -297,6 +301,7 @@ def bench_growth(base: Path, sizes: list[int]) -> None:
         consolidate = engine.consolidate  # type: ignore[attr-defined]
         _, engine_wall, engine_cpu = _timed(partial(consolidate, context, RecordingProgress()))
         shutil.rmtree(copy)
+        warm = _warm_engine(base / f"growth-{size}-warm", corpus)
 
         commit_corpus(corpus)
         MemoryRepo.init(corpus.root)
@@ -310,6 +315,10 @@ def bench_growth(base: Path, sizes: list[int]) -> None:
         again, again_wall, again_cpu = _timed(partial(run_dream, request))
         assert again.status == DreamStatus.PROPOSED, again.reason
         assert again.canaries == outcome.canaries, (again.canaries, outcome.canaries)
+        _change_some(corpus.root, corpus.topic_files)
+        _commit_all(corpus.root)
+        changed, _, changed_cpu = _timed(partial(run_dream, request))
+        assert changed.status == DreamStatus.PROPOSED, changed.reason
 
         ratios = (
             engine_wall / read_wall,
@@ -328,7 +337,78 @@ def bench_growth(base: Path, sizes: list[int]) -> None:
             f"{again_wall / read_wall:.1f}, CPU ratio {again_cpu / read_cpu:.1f}",
             flush=True,
         )
+        print(
+            f"        warm (information; the cold lines above are the aim's): engine with the "
+            f"readings a previous dream kept {warm[0] * 1000:.0f} ms CPU, CPU ratio "
+            f"{warm[0] / read_cpu:.1f}; after {CHANGED_SHARE:.0%} of the memories changed "
+            f"{warm[1] * 1000:.0f} ms CPU, CPU ratio {warm[1] / read_cpu:.1f}; whole run_dream "
+            f"again on the same main (readings and canaries kept) CPU ratio "
+            f"{again_cpu / read_cpu:.1f}, after {CHANGED_SHARE:.0%} of the memories changed "
+            f"on main CPU ratio {changed_cpu / read_cpu:.1f}",
+            flush=True,
+        )
         shutil.rmtree(corpus.root)
+
+
+# The share of memories a "warm" dream finds changed since the previous one.
+CHANGED_SHARE = 0.01
+
+
+def _change_some(root: Path, topic_files: list[str]) -> None:
+    """Add a line to `CHANGED_SHARE` of the memories, spread over the directory: one
+    word and a number of its own each (the same sentence added to all of them would
+    make them look alike, and the dream would compare them all)."""
+    step = round(1 / CHANGED_SHARE)
+    for number, path in enumerate(topic_files[::step]):
+        with (root / path).open("a", encoding="utf-8") as handle:
+            handle.write(f"\nRevision {4000 + number}.\n")
+
+
+def _commit_all(root: Path) -> None:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "bench",
+        "GIT_AUTHOR_EMAIL": "bench@example.com",
+        "GIT_COMMITTER_NAME": "bench",
+        "GIT_COMMITTER_EMAIL": "bench@example.com",
+    }
+    git = ["git", "-C", str(root)]
+    subprocess.run([*git, "add", "-A"], check=True, env=env)
+    subprocess.run([*git, "commit", "-q", "-m", "some memories changed"], check=True, env=env)
+
+
+def _warm_engine(base: Path, corpus: Corpus) -> tuple[float, float]:
+    """The engine's CPU seconds with the readings a previous dream of the same
+    directory kept (`memsync.dream.readings`), and after `CHANGED_SHARE` of the
+    memories changed; each checked to give what a dream without them gives."""
+    from memsync.dream.deterministic import DeterministicEngine
+    from memsync.dream.engine import Scope
+    from memsync.dream.readings import AnalysisCache
+    from tests.dream.corpus import RecordingProgress
+
+    (base / "git").mkdir(parents=True)
+    cache = AnalysisCache(base / "git")
+
+    def dream(name: str, kept: AnalysisCache | None, changed: bool = False) -> tuple[str, float]:
+        copy = base / name
+        shutil.copytree(corpus.root, copy, ignore=shutil.ignore_patterns(".git"))
+        if changed:
+            _change_some(copy, corpus.topic_files)
+        context = corpus.context(Scope.PERSONAL, workdir=copy)
+        engine = DeterministicEngine(cache=kept)
+        result, _, cpu = _timed(partial(engine.consolidate, context, RecordingProgress()))
+        output = [result.summary, result.files_touched, result.notes, result.stale]
+        text = json.dumps([output, _tree_digests(copy)], sort_keys=True, ensure_ascii=False)
+        shutil.rmtree(copy)
+        return text, cpu
+
+    first, _ = dream("first", cache)
+    same, same_cpu = dream("same", cache)
+    assert same == first, "a dream with kept readings gave another result"
+    changed, changed_cpu = dream("changed", cache, changed=True)
+    assert changed == dream("changed-cold", None, changed=True)[0], "kept readings went stale"
+    shutil.rmtree(base)
+    return same_cpu, changed_cpu
 
 
 def _tree_digests(root: Path) -> dict[str, str]:
@@ -346,6 +426,7 @@ def dream_output(base: Path, size: int) -> str:
     a change to the dream's speed show its output did not change."""
     from memsync.dream.deterministic import DeterministicEngine
     from memsync.dream.engine import Scope
+    from memsync.dream.readings import AnalysisCache
     from memsync.dream.run import DreamRequest, run_dream
     from memsync.store import MemoryRepo
     from tests.dream.corpus import RecordingProgress, build_corpus, commit_corpus
@@ -353,6 +434,11 @@ def dream_output(base: Path, size: int) -> str:
     corpus = build_corpus(base / f"digest-{size}", memories=size)
     copy = base / f"digest-{size}-copy"
     shutil.copytree(corpus.root, copy)
+    # Dreamt below with the readings the run keeps, as this one was (commit_corpus
+    # moves the last changes to the commits' times, which the index budget reads).
+    warm = base / f"digest-{size}-warm"
+    shutil.copytree(corpus.root, warm)
+    warm_context = corpus.context(Scope.PERSONAL, workdir=warm)
     result = DeterministicEngine().consolidate(
         corpus.context(Scope.PERSONAL, workdir=copy), RecordingProgress()
     )
@@ -374,6 +460,13 @@ def dream_output(base: Path, size: int) -> str:
         "engine_tree": _tree_digests(copy),
         "proposal": proposal,
     }
+    # The same dream with the readings the run kept in the repository: the same output.
+    kept = DeterministicEngine(cache=AnalysisCache(corpus.root / ".git")).consolidate(
+        warm_context, RecordingProgress()
+    )
+    warm_output = [kept.summary, kept.files_touched, kept.notes, kept.stale]
+    assert warm_output == output["engine"], "kept readings gave another engine output"
+    assert _tree_digests(warm) == output["engine_tree"], "kept readings gave other files"
     text = json.dumps(output, sort_keys=True, ensure_ascii=False, default=repr)
     return hashlib.sha256(text.encode()).hexdigest()
 

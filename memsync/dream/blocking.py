@@ -72,9 +72,12 @@ def candidate_pairs(
         if lacking < 0:
             continue
         held = blocks.holding[types[index]]
-        few = [held[word] for word in mine & blocks.few[types[index]]]
-        if len(few) > lacking + 1:
-            few = sorted(few, key=len)[: lacking + 1]
+        rare = mine & blocks.few[types[index]]
+        if len(rare) > lacking + 1:
+            # Ties by the word: a set's order is not the same from one run to the next,
+            # nor for the same words read back from `memsync.dream.readings`.
+            rare = frozenset(sorted(rare, key=lambda word: (len(held[word]), word))[: lacking + 1])
+        few = [held[word] for word in rare]
         for other in set().union(*few):
             if other != index and len(words[other]) >= size:
                 add(index, other)

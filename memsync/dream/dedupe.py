@@ -97,6 +97,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from memsync.dream import readings
 from memsync.dream.blocking import candidate_pairs
 from memsync.dream.glossary import translated
 
@@ -108,7 +109,6 @@ from memsync.dream.profiles import (
     FILLER_WORDS,
     Profile,
     canonical,
-    profile_of,
 )
 
 # Read by supersession, staleness and canaries through this module, as before the split.
@@ -211,11 +211,17 @@ def find_duplicates(
     duplicate of that one, so a chain of merely similar memories (A like B, B like
     C, A unlike C) never collapses into one.
     """
-    profiles = [profile_of(memory.text) for memory in memories]
+    profiles = [readings.profile(memory.text) for memory in memories]
     linked: dict[int, set[int]] = defaultdict(set)
     verdicts: dict[tuple[int, int], str] = {}
     for first, second in _candidate_pairs(memories, profiles, conservative):
-        reason = duplicate_reason(profiles[first], profiles[second], conservative)
+        pair = (profiles[first], profiles[second])
+        reason = readings.verdict(
+            memories[first].text,
+            memories[second].text,
+            conservative,
+            lambda: duplicate_reason(*pair, conservative),  # noqa: B023 (called at once)
+        )
         if reason is not None:
             linked[first].add(second)
             linked[second].add(first)

@@ -20,6 +20,10 @@ It does only what it can explain in one line each, and it never loses content:
    newer memory supersedes them, or a teammate's contradicts them; their text is not
    touched, since only a reader who knows the project can tell what changed.
 
+Each memory's reading (its words, profile and claims) and each compared pair's verdict
+are worked out once per dream, and kept for the next dream of the same repository in
+its Git directory (`memsync.dream.readings`): the next one reads only what changed.
+
 Scopes: in a personal dream the personal directory is consolidated and ``team/`` is
 read-only; in a team dream (the server's repository) duplicates merge only when they
 are exact or near-exact copies. ``CLAUDE.md`` is never edited (SPEC D4).
@@ -45,6 +49,7 @@ from memsync.dream.engine import (
 )
 from memsync.dream.index_edit import entry_path, with_hook, with_target
 from memsync.dream.pruning import drop_dead_entries, fit_index, index_orphans, shorten_entries
+from memsync.dream.readings import AnalysisCache, Readings, reading
 from memsync.dream.staleness import CodeCheckout, find_stale
 from memsync.dream.usefulness import inbound_links
 from memsync.dream.visibility import MAX_INDEX_UTF16_UNITS
@@ -124,9 +129,19 @@ class DeterministicEngine:
 
     name = ENGINE_NAME
 
+    def __init__(self, cache: AnalysisCache | None = None) -> None:
+        """`cache`: where each memory's reading is kept between dreams; by default the
+        Git directory of the repository the worktree checks out (`AnalysisCache`)."""
+        self.cache = cache
+
     def consolidate(self, context: DreamContext, progress: DreamProgress) -> EngineResult:
-        with _collector_off():
-            return self._consolidate(context, progress)
+        cache = self.cache or AnalysisCache.of_worktree(context.workdir)
+        readings = cache.load() if cache is not None else Readings()
+        with _collector_off(), reading(readings):
+            result = self._consolidate(context, progress)
+        if cache is not None and readings.computed:
+            cache.save(readings)
+        return result
 
     def _consolidate(self, context: DreamContext, progress: DreamProgress) -> EngineResult:
         report = DreamReport()

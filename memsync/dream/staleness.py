@@ -44,6 +44,7 @@ from datetime import datetime
 from functools import cached_property
 from pathlib import Path
 
+from memsync.dream import readings
 from memsync.dream.code_values import (
     Declaration,
     ValueClaim,
@@ -562,16 +563,24 @@ def _reworded_replacements(
     texts = {f"mine/{path}": memory for path, memory in memories.items() if path not in found}
     texts |= {f"team/{path}": memory for path, (memory, _) in teammates.items()}
     read = worth_reading(
-        {key: content_words(f"{m.description or ''}\n{m.body}") for key, m in texts.items()}
+        {key: readings.words(f"{m.description or ''}\n{m.body}") for key, m in texts.items()}
     )
-    mine = {key[5:]: claims(texts[key]) for key in sorted(read) if key.startswith("mine/")}
+    mine = {
+        key[5:]: readings.claims(texts[key], claims)
+        for key in sorted(read)
+        if key.startswith("mine/")
+    }
     when = {path: changed_at(path) for path in mine}
     pairs: list[tuple[str, Claims, str, str]] = []  # (older, newer's claims, shown, kind)
     for first, second in sorted(candidates(mine)):
         if when[first] != when[second]:
             older, newer = (first, second) if when[first] < when[second] else (second, first)
             pairs.append((older, mine[newer], shown(newer), "superseded"))
-    theirs = {key[5:]: claims(texts[key]) for key in sorted(read) if key.startswith("team/")}
+    theirs = {
+        key[5:]: readings.claims(texts[key], claims)
+        for key in sorted(read)
+        if key.startswith("team/")
+    }
     for path, teammate in sorted(candidates(mine, theirs)):
         if when[path] < teammates[teammate][1]:
             pairs.append((path, theirs[teammate], teammate, "contradicted"))
