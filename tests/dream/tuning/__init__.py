@@ -13,6 +13,7 @@ punctuation, other languages, supersets) and a directory of distinct service fac
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -266,32 +267,51 @@ class TuningCorpus:
 
 
 def write_corpus(root: Path, now: datetime | None = None) -> TuningCorpus:
+    """The first three batches as a memory directory (`write_pairs`)."""
+    return write_pairs(
+        root,
+        duplicates=DUPLICATES,
+        kinds=KINDS,
+        lookalikes=LOOKALIKES,
+        fillers=FILLERS,
+        bare={independent.UNTYPED: "note", variants.NO_FRONTMATTER: ""},
+        now=now,
+    )
+
+
+def write_pairs(
+    root: Path,
+    *,
+    duplicates: Sequence[tuple[str, str, str]],
+    kinds: Mapping[tuple[str, str, str], str],
+    lookalikes: Sequence[tuple[str, str, str]],
+    fillers: Sequence[tuple[str, str]],
+    bare: Mapping[str, str],
+    now: datetime | None = None,
+) -> TuningCorpus:
+    """Labelled pairs among fillers as a memory directory: one file per text and type,
+    the n-th ``<kind>_<n>.md`` written n days before `now`, and a ``MEMORY.md`` line
+    each. A text with a line ``---`` has its own description before it; otherwise the
+    description is the first paragraph. A text starting with a prefix of `bare` is a
+    file without frontmatter (named ``<stem>_<n>.md`` when the prefix gives a stem)."""
     now = now or datetime(2026, 12, 1, tzinfo=UTC)
     root.mkdir(parents=True, exist_ok=True)
     corpus = TuningCorpus(root)
-    entries: list[str] = []
-    number = 0
-
     written: dict[tuple[str, str], str] = {}
+    entries: list[str] = []
 
     def write(kind: str, text: str) -> str:
-        """One file per text: a look-alike of a duplicate's text pairs with that file.
-        A text with a line ``---`` has its own description before it; otherwise the
-        description is the first paragraph."""
-        nonlocal number
         if (kind, text) in written:
             return written[(kind, text)]
-        number += 1
+        number = len(written) + 1
         path = f"{kind}_{number:03d}.md"
         description, own, body = text.partition("\n---\n")
         if not own:
             description, body = text.partition("\n\n")[0], text
-        if text.startswith(independent.UNTYPED):
-            path = f"note_{number:03d}.md"
-            body = description = text.removeprefix(independent.UNTYPED)
-            (root / path).write_text(f"{body}\n", encoding="utf-8")
-        elif text.startswith(variants.NO_FRONTMATTER):
-            body = description = text.removeprefix(variants.NO_FRONTMATTER)
+        prefix = next((prefix for prefix in bare if text.startswith(prefix)), None)
+        if prefix is not None:
+            path = f"{bare[prefix] or kind}_{number:03d}.md"
+            body = description = text.removeprefix(prefix)
             (root / path).write_text(f"{body}\n", encoding="utf-8")
         else:
             (root / path).write_text(
@@ -304,13 +324,14 @@ def write_corpus(root: Path, now: datetime | None = None) -> TuningCorpus:
         written[(kind, text)] = path
         return path
 
-    for group, labels in ((DUPLICATES, corpus.duplicates), (LOOKALIKES, corpus.lookalikes)):
-        for kind, first, second in group:
-            labels.add(frozenset((write(kind, first), write(kind, second))))
-    for pair in DUPLICATES:
+    for pair in duplicates:
         kind, first, second = pair
-        corpus.kinds[frozenset((write(kind, first), write(kind, second)))] = KINDS[pair]
-    for kind, text in FILLERS:
+        both = frozenset((write(kind, first), write(kind, second)))
+        corpus.duplicates.add(both)
+        corpus.kinds[both] = kinds[pair]
+    for kind, first, second in lookalikes:
+        corpus.lookalikes.add(frozenset((write(kind, first), write(kind, second))))
+    for kind, text in fillers:
         write(kind, text)
     (root / "MEMORY.md").write_text("# Memory\n\n" + "\n".join(entries) + "\n", encoding="utf-8")
     return corpus

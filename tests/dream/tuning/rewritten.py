@@ -15,9 +15,12 @@ memory directory among the first batch's fillers, and `KINDS` names each duplica
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tests.dream.tuning import TuningCorpus
 
 # Marks a text saved as a file without frontmatter; `write_corpus` strips it.
 BARE = "(bare) "
@@ -452,57 +455,17 @@ DIRECTORY: list[tuple[str, str]] = [
 ]  # fmt: skip
 
 
-@dataclass
-class RewrittenCorpus:
-    root: Path
-    changed: dict[str, datetime] = field(default_factory=dict)
-    duplicates: set[frozenset[str]] = field(default_factory=set)
-    lookalikes: set[frozenset[str]] = field(default_factory=set)
-    kinds: dict[frozenset[str], str] = field(default_factory=dict)  # duplicate pair → kind
+def write_corpus(root: Path, now: datetime | None = None) -> TuningCorpus:
+    """The pairs as a memory directory, among the first batch's fillers and this
+    batch's directory of services (`tests.dream.tuning.write_pairs`)."""
+    from tests.dream.tuning import FILLERS, write_pairs
 
-
-def write_corpus(root: Path, now: datetime | None = None) -> RewrittenCorpus:
-    """The pairs as a memory directory, among the first batch's fillers; one file per
-    text and type. A text with a line ``---`` has its own description before it;
-    otherwise the description is the first paragraph."""
-    from tests.dream.tuning import FILLERS
-
-    now = now or datetime(2026, 12, 1, tzinfo=UTC)
-    root.mkdir(parents=True, exist_ok=True)
-    corpus = RewrittenCorpus(root)
-    written: dict[tuple[str, str], str] = {}
-    entries: list[str] = []
-
-    def write(kind: str, text: str) -> str:
-        if (kind, text) in written:
-            return written[(kind, text)]
-        number = len(written) + 1
-        path = f"{kind}_{number:03d}.md"
-        description, own, body = text.partition("\n---\n")
-        if not own:
-            description, body = text.partition("\n\n")[0], text
-        if text.startswith(BARE):
-            body = description = text.removeprefix(BARE)
-            (root / path).write_text(f"{body}\n", encoding="utf-8")
-        else:
-            (root / path).write_text(
-                f"---\nname: {kind}-{number}\ndescription: {description}\ntype: {kind}\n"
-                f"---\n\n{body}\n",
-                encoding="utf-8",
-            )
-        corpus.changed[path] = now - timedelta(days=number)
-        entries.append(f"- [{kind} {number}]({path}) — {description[:80]}")
-        written[(kind, text)] = path
-        return path
-
-    for pair in DUPLICATES:
-        kind, first, second = pair
-        both = frozenset((write(kind, first), write(kind, second)))
-        corpus.duplicates.add(both)
-        corpus.kinds[both] = KINDS[pair]
-    for kind, first, second in LOOKALIKES:
-        corpus.lookalikes.add(frozenset((write(kind, first), write(kind, second))))
-    for kind, text in FILLERS + DIRECTORY:
-        write(kind, text)
-    (root / "MEMORY.md").write_text("# Memory\n\n" + "\n".join(entries) + "\n", encoding="utf-8")
-    return corpus
+    return write_pairs(
+        root,
+        duplicates=DUPLICATES,
+        kinds=KINDS,
+        lookalikes=LOOKALIKES,
+        fillers=FILLERS + DIRECTORY,
+        bare={BARE: ""},
+        now=now,
+    )
