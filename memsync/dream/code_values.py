@@ -26,6 +26,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsync.dream.looking_away import SENTENCE_BREAK
+
 # Checkout files bigger than this are not read (generated or vendored).
 MAX_FILE_BYTES = 1_000_000
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?"
@@ -191,7 +193,6 @@ def stale_values(
 # -- values named in words, in a file the memory cites ---------------------------------
 
 _PIECE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORDS = re.compile(r"[a-z]+")
 _AMOUNT = re.compile(
     r"(?<![\w./:-])(\d+(?:\.\d+)?)(?:\s?(?:ms|s|sec|seconds?|m|min|minutes?|h|hours?|mb|gb|kb|%))?"
@@ -233,7 +234,7 @@ def named_in_words(text: str, declared: dict[str, str]) -> list[ValueClaim]:
     number and the words of exactly one declared name (at least two, or one for a
     name of one word) are all among its words."""
     found: list[ValueClaim] = []
-    for sentence in _SENTENCES.split(text):
+    for sentence in SENTENCE_BREAK.split(text):
         bare = _CITED_LINE.sub(" ", sentence)
         amounts = _AMOUNT.findall(bare)
         if len(set(amounts)) != 1:

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import re
 
+# Where a sentence ends (after ".", "!" or "?" and a space, or at a line break): what
+# looks away does so within its sentence, so readers split text with this first.
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
+
 # Said of the past or of what is rejected, whatever the value is.
 PAST = (
     r"was", r"were", r"not", r"never", r"no longer", r"instead of", r"previously",

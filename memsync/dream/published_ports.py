@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memsync.dream.declared_versions import image_tool
+from memsync.dream.looking_away import SENTENCE_BREAK
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _PORT = re.compile(r"\bports?\s+(?:is\s+|of\s+|at\s+)?(\d{2,5})\b|\blocalhost:(\d{2,5})\b",
                    re.IGNORECASE)  # fmt: skip
 _HOST_SIDE = re.compile(r"\b(?:localhost|local|locally|compose|docker-compose|on the host)\b",
@@ -85,7 +85,7 @@ def port_conflict(text: str, published: list[Published]) -> str | None:
     if not published:
         return None
     aliases = {"postgresql": "postgres", "mongo": "mongodb"}
-    for sentence in _SENTENCE.split(text):
+    for sentence in SENTENCE_BREAK.split(text):
         ports = [a or b for a, b in _PORT.findall(sentence)]
         if not ports or not _HOST_SIDE.search(sentence) or _NOT_NOW.search(sentence):
             continue

@@ -68,16 +68,10 @@ from memsync.dream.declared_versions import (
     version_conflict,
 )
 from memsync.dream.dedupe import content_words, normalise
+from memsync.dream.looking_away import SENTENCE_BREAK
 from memsync.dream.published_ports import Published, port_conflict, published_ports
-from memsync.dream.supersession import (
-    Claims,
-    Written,
-    candidates,
-    claims,
-    named_as_replaced,
-    replacement,
-    worth_reading,
-)
+from memsync.dream.stale_pairs import candidates, named_as_replaced, worth_reading
+from memsync.dream.supersession import Claims, Written, claims, replacement
 from memsync.memory import MemoryFile
 
 _SKIPPED_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "dist"})
@@ -341,7 +335,6 @@ def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
     return None
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # A sentence holding one of these speaks of the past or of what is rejected.
 # ("never" and "not" are no such word here: "never by hand" still tells what to run).
 _LOOKS_BACK = re.compile(
@@ -355,7 +348,7 @@ def _about_now(text: str) -> str:
     """`text` less its sentences that look back or away (`_LOOKS_BACK`)."""
     if not _LOOKS_BACK.search(text):
         return text
-    return "\n".join(s for s in _SENTENCE.split(text) if not _LOOKS_BACK.search(s))
+    return "\n".join(s for s in SENTENCE_BREAK.split(text) if not _LOOKS_BACK.search(s))
 
 
 def _package_scripts(text: str, ticked: list[str]) -> Iterator[tuple[str, str]]:
