@@ -33,9 +33,10 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from memsync.confined import ConfinedRoot, ConfinementError, EntryKind
+from memsync.confined import ConfinedRoot, ConfinementError
 from memsync.dream.profiles import Profile, content_words, profile_of
 from memsync.memory import MemoryFile
+from memsync.store.plumbing import common_dir_of, git_dir_of
 
 if TYPE_CHECKING:
     from memsync.dream.supersession import Claims
@@ -155,13 +156,13 @@ class Readings:
 
     # -- saving --------------------------------------------------------------------
 
-    def saved_form(self) -> dict[str, Any]:
-        """What this dream read, as JSON data for the next one (at most `MAX_ENTRIES`
-        of each kind)."""
-        profiles = itertools.islice(self._profiles.items(), MAX_ENTRIES)
-        words = itertools.islice(self._words.items(), MAX_ENTRIES)
-        claims = itertools.islice(self._claims.items(), MAX_ENTRIES)
-        verdicts = itertools.islice(self._verdicts.items(), MAX_ENTRIES)
+    def saved_form(self, most: int = MAX_ENTRIES) -> dict[str, Any]:
+        """What this dream read, as JSON data for the next one (at most `most` of each
+        kind)."""
+        profiles = itertools.islice(self._profiles.items(), most)
+        words = itertools.islice(self._words.items(), most)
+        claims = itertools.islice(self._claims.items(), most)
+        verdicts = itertools.islice(self._verdicts.items(), most)
         return {
             "stamp": analysis_stamp(),
             "profiles": {
@@ -334,16 +335,22 @@ class AnalysisCache:
     directory), read and written without following any symbolic link below `root`
     (`memsync.confined`): a link planted there is a miss, and nothing is written."""
 
-    def __init__(self, root: Path, folder: str = _FOLDER) -> None:
+    def __init__(self, root: Path, folder: str = _FOLDER, *, most: int = MAX_ENTRIES) -> None:
         self.confined = ConfinedRoot(root)
         self.path = f"{folder}/{CACHE_NAME}" if folder else CACHE_NAME
+        self.most = most  # readings (and verdicts) of each kind kept
 
     @classmethod
     def of_worktree(cls, workdir: Path) -> AnalysisCache | None:
         """The cache of the repository `workdir` is a checkout of (its own ``.git``
         directory, or the one a linked worktree's ``.git`` file names), or None."""
-        git_dir = _common_git_dir(workdir)
-        return cls(git_dir) if git_dir is not None else None
+        if (workdir / ".git").is_symlink():
+            return None  # git makes a directory or a file: a link was planted
+        try:
+            git_dir = git_dir_of(workdir)
+            return cls(common_dir_of(git_dir)) if git_dir is not None else None
+        except OSError:
+            return None  # a cache: a dream without one reads every memory
 
     def load(self) -> Readings:
         try:
@@ -361,26 +368,6 @@ class AnalysisCache:
         # A cache: when it cannot be written the dream goes on without it (a field of
         # `Claims` of a type not kept is a ValueError).
         with contextlib.suppress(OSError, ConfinementError, ValueError):
-            payload = json.dumps(readings.saved_form(), ensure_ascii=False, separators=(",", ":"))
+            saved = readings.saved_form(self.most)
+            payload = json.dumps(saved, ensure_ascii=False, separators=(",", ":"))
             self.confined.write(self.path, payload)
-
-
-def _common_git_dir(workdir: Path) -> Path | None:
-    confined = ConfinedRoot(workdir)
-    try:
-        kind = confined.kind(".git")
-        if kind is EntryKind.DIRECTORY:
-            return Path(workdir) / ".git"
-        if kind is not EntryKind.FILE:
-            return None
-        text = confined.read_text(".git")
-    except (OSError, ConfinementError, ValueError):
-        return None
-    if not text.startswith("gitdir:"):
-        return None
-    git_dir = Path(workdir) / text.removeprefix("gitdir:").strip()  # absolute stays absolute
-    try:
-        common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
-    except (OSError, ValueError):
-        return git_dir
-    return git_dir / common

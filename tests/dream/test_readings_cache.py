@@ -182,10 +182,8 @@ def test_a_worktree_keeps_its_readings_in_the_repository(tmp_path: Path) -> None
     assert kept.stat().st_mtime_ns == stamp  # nothing new read: not written again
 
 
-def test_the_file_is_bounded(
-    corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Only what the dream read is kept, at most `MAX_ENTRIES` of each kind."""
+def test_the_file_is_bounded(corpus: Corpus, tmp_path: Path) -> None:
+    """Only what the dream read is kept, at most `AnalysisCache.most` of each kind."""
     cache = _cache(tmp_path)
     kept = tmp_path / "git" / "memsync" / CACHE_NAME
     _dream(corpus, tmp_path / "first", cache)
@@ -202,9 +200,8 @@ def test_the_file_is_bounded(
     assert len(after["profiles"]) < len(whole["profiles"])
     assert set(after["profiles"]) < set(whole["profiles"])
 
-    monkeypatch.setattr(readings, "MAX_ENTRIES", 10)
     kept.unlink()
-    _dream(corpus, tmp_path / "capped", cache)
+    _dream(corpus, tmp_path / "capped", AnalysisCache(tmp_path / "git", most=10))
     capped = json.loads(kept.read_text(encoding="utf-8"))
     assert all(len(capped[table]) <= 10 for table in ("profiles", "words", "claims", "verdicts"))
 
@@ -219,3 +216,15 @@ def test_claims_are_kept_whole(corpus: Corpus) -> None:
         read = claims(memory)
         kept = json.loads(json.dumps(readings._claims_form(read)))
         assert readings._claims_from(kept) == read, memory.path
+
+
+def test_a_linked_git_directory_keeps_nothing(tmp_path: Path) -> None:
+    """Git makes a worktree's ``.git`` a directory or a file; a link in its place was
+    planted, and the readings are not kept through it."""
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / ".git").mkdir(parents=True)
+    workdir = tmp_path / "workdir"
+    workdir.mkdir()
+    (workdir / ".git").symlink_to(elsewhere / ".git", target_is_directory=True)
+    assert AnalysisCache.of_worktree(workdir) is None
+    assert AnalysisCache.of_worktree(elsewhere) is not None
