@@ -199,7 +199,7 @@ def _hand_over(arguments: Sequence[str], cwd: str, repository: str, directory: i
             rights = (_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)
             connection.sendmsg([len(body).to_bytes(4, "big")], [rights])
             connection.sendall(body)
-            answer = _read(connection, 1)
+            answer = read_exactly(connection, 1)
             if answer == STALE:
                 start_helper(repository, directory)
             if answer != READY:
@@ -218,8 +218,8 @@ def _outcome(connection: _socket.socket, directory: int) -> int:
     child = 0
     while True:
         try:
-            kind = _read(connection, 1)
-            number = int.from_bytes(_read(connection, 4), "big", signed=True) if kind else 0
+            kind = read_exactly(connection, 1)
+            number = int.from_bytes(read_exactly(connection, 4), "big", signed=True) if kind else 0
         except KeyboardInterrupt:
             # Interrupt the child as this process would have been: it prints and exits.
             if child:
@@ -247,7 +247,8 @@ def _outcome(connection: _socket.socket, directory: int) -> int:
             return 1
 
 
-def _read(connection: _socket.socket, size: int) -> bytes:
+def read_exactly(connection: _socket.socket, size: int) -> bytes:
+    """`size` bytes from `connection`; b"" when it closes first."""
     data = b""
     while len(data) < size:
         more = connection.recv(size - len(data))

@@ -159,7 +159,7 @@ class Helper:
             return "a call from another memsync build"
         try:
             connection.sendall(wire.READY)
-            if _read(connection, 1) != wire.GO:
+            if wire.read_exactly(connection, 1) != wire.GO:
                 return None  # the caller runs the command itself
         except OSError:
             return None
@@ -233,8 +233,7 @@ def _receive(connection: socket.socket) -> tuple[Call, list[int]] | None:
     user, or a request that is not one."""
     descriptors: list[int] = []
     try:
-        credentials = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
-        if int.from_bytes(credentials[4:8], sys.byteorder) != os.getuid():
+        if wire.peer_uid(connection) != os.getuid():
             _log("refused a caller of another user")
             return None
         head, descriptors, _, _ = socket.recv_fds(connection, 4, 3)
@@ -243,7 +242,7 @@ def _receive(connection: socket.socket) -> tuple[Call, list[int]] | None:
         size = int.from_bytes(head, "big")
         if len(descriptors) != 3 or len(head) != 4 or size > wire.MAX_REQUEST_BYTES:
             raise ValueError("a malformed call")
-        body = _read(connection, size)
+        body = wire.read_exactly(connection, size)
         if len(body) != size:
             raise ValueError("a truncated call")
         return Call(body), descriptors
@@ -251,13 +250,6 @@ def _receive(connection: socket.socket) -> tuple[Call, list[int]] | None:
         for descriptor in descriptors:
             os.close(descriptor)
         return None
-
-
-def _read(connection: socket.socket, size: int) -> bytes:
-    data = b""
-    while len(data) < size and (more := connection.recv(size - len(data))):
-        data += more
-    return data
 
 
 def _wait(pid: int) -> int:
