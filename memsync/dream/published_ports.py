@@ -20,17 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memsync.dream.declared_versions import image_tool
-from memsync.dream.looking_away import SENTENCE_BREAK
+from memsync.dream.looking_away import SENTENCE_BREAK, anywhere
 
 _PORT = re.compile(r"\bports?\s+(?:is\s+|of\s+|at\s+)?(\d{2,5})\b|\blocalhost:(\d{2,5})\b",
                    re.IGNORECASE)  # fmt: skip
 _HOST_SIDE = re.compile(r"\b(?:localhost|local|locally|compose|docker-compose|on the host)\b",
                         re.IGNORECASE)  # fmt: skip
-_NOT_NOW = re.compile(
-    r"\b(?:container|inside|internal|was|were|used to|previously|formerly|no longer|instead"
-    r" of|not|never|old)\b",
-    re.IGNORECASE,
-)
+# A sentence about the container's side, or looking back (`memsync.dream.looking_away`).
+_NOT_NOW = anywhere("container", "inside", "internal", "used to")
 _WORD = re.compile(r"[a-z][a-z0-9_-]*")
 
 
