@@ -26,40 +26,46 @@ def candidates(
     """Pairs worth `replacement`: within `mine` (each pair once, in path order), or
     one of `mine` with one of `theirs`; sharing a (class, slot word) that at most
     `MAX_BLOCK` memories hold."""
-    blocks: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
     sides = (mine, theirs or {})
     left_behind = frozenset().union(*(c.retired for side in sides for c in side.values()))
+    rare = _rare_words(sides)
+    # What two memories must share to pair: a rare word neither leaves behind. A memory
+    # with none still counts in its blocks, but is paired with nothing.
+    shared = [
+        {path: (found.words & rare) - found.retired for path, found in side.items()}
+        for side in sides
+    ]
+    blocks: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
     for side, memories in enumerate(sides):
         for path, found in memories.items():
             keys = set(found.keys())
             keys.update(("term", word) for word in (found.words | found.retired) & left_behind)
+            keys.update(("word", word) for word in found.words & rare)
             for key in keys:
                 blocks.setdefault(key, ([], []))[side].append(path)
-    rare = _rare_words(sides)
-    for side, memories in enumerate(sides):
-        for path, found in memories.items():
-            for word in found.words & rare:
-                blocks.setdefault(("word", word), ([], []))[side].append(path)
     pairs: set[tuple[str, str]] = set()
     for key, (left, right) in blocks.items():
-        if key[0] == "word":
-            changing = {p for p in left if mine[p].changes} | {
-                p for p in right if (theirs or {})[p].changes
-            }
-            if not changing:
-                continue
         if len(left) + len(right) > MAX_BLOCK:
             continue
+        if key[0] == "word" and not _changing(left, mine) and not _changing(right, sides[1]):
+            continue
+        pairable = [path for path in left if shared[0][path]]
         if theirs is None:
-            pairs.update((a, b) for a in left for b in left if a < b)
+            pairs.update(
+                (a, b)
+                for a in pairable
+                for b in pairable
+                if a < b and not shared[0][a].isdisjoint(shared[0][b])
+            )
         else:
-            pairs.update((a, b) for a in left for b in right)
-    other = theirs or mine
-    return {
-        (a, b)
-        for a, b in pairs
-        if (mine[a].words & other[b].words & rare) - mine[a].retired - other[b].retired
-    }
+            pairs.update(
+                (a, b) for a in pairable for b in right if not shared[0][a].isdisjoint(shared[1][b])
+            )
+    return pairs
+
+
+def _changing(paths: list[str], memories: Mapping[str, Claims]) -> bool:
+    return any(memories[path].changes for path in paths)
 
 
 def worth_reading(words: Mapping[str, frozenset[str]]) -> set[str]:

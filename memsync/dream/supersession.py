@@ -140,7 +140,10 @@ _RETIRED_AFTER = re.compile(
     r"|moved (?:to|on|away|teams)|(?:changed|switched) teams|left)\b",
     re.IGNORECASE,
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(])|\n+")
+# Where a sentence ends: white space after ".", "!" or "?" before what may start one, or
+# line breaks. Written to start with the white space, which is quick to look for (a
+# pattern starting with a look-behind is tried at every character).
+_SENTENCE = re.compile(r"\s(?:(?<=[.!?]\s)\s*(?=[A-Z0-9`\"'(])|(?<=\n)\n*)")
 _BREAK = re.compile(r"[,;:()—]|\s-\s")
 _UNITS = {
     **dict.fromkeys(("ms", "millisecond", "milliseconds"), ("duration", 0.001)),
@@ -258,12 +261,15 @@ _RETIRED_ZH = re.compile(
 _LEFT_WHATEVER = re.compile(
     r"(?:no more|stopped using|no longer (?:\w+\s+)?(?:use|uses|using))\s+(?:the\s+)?$"
 )
-# Words `_RETIRED` and `_RETIRED_BEFORE` cannot match without: most sentences have none.
+# Words `_RETIRED` and `_RETIRED_BEFORE` cannot match without: most sentences have none,
+# and one search for them all is quicker than either pattern.
 _RETIRED_CUES = ("moved", "switched", "migrated", "went", "renamed", "changed", "instead of",
                  "no longer", "no more", "stopped using", "replaced", "dropped", "retired",
                  "not")  # fmt: skip
 _RETIRED_BEFORE_CUES = ("replaced", "dropped", "retired", "deprecated", "removed",
                         "decommissioned", "shut down", "gone")  # fmt: skip
+_RETIRED_CUE = re.compile("|".join(map(re.escape, _RETIRED_CUES)))
+_RETIRED_BEFORE_CUE = re.compile("|".join(map(re.escape, _RETIRED_BEFORE_CUES)))
 # After a lowercase tool it leaves, the one it takes instead: "dropped wkhtmltopdf for
 # Gotenberg" (not "dropped tests for the admin app").
 _FOR_INSTEAD = re.compile(r"^\s+(?:for|in favou?r of)\s+[A-Z]")
@@ -276,7 +282,10 @@ _NOW = re.compile(
 # them costs a tenth of the search.
 _NOW_CUES = ("now", "these days", "as of", "going forward", "effective")
 _LOWER_NOW = re.compile(_NOW.pattern)
-_TOKEN = re.compile(r"\w+")
+# An ASCII text's runs of word characters (`\w+`) as bytes, the rest as spaces: split
+# with `bytes.split`, a quarter of the time of `re.findall`.
+_ASCII_WORD_BYTES = bytes(c if re.fullmatch(r"\w", chr(c), re.ASCII) else 32 for c in range(256))
+_CHANGED_BYTES = frozenset(word.encode() for word in _CHANGED_WORDS)
 _PULL_REQUEST = re.compile(r"\bpull[- ]requests?\b", re.IGNORECASE)
 _INITIAL = re.compile(r"^[\s`\"'(*-]*([A-Z][\w-]*)")
 _QUALIFIERS = content_words(" ".join(QUALIFIERS))
@@ -380,7 +389,7 @@ def _says_changed(text: str) -> bool:
     if not text.isascii():
         return bool(_CHANGED.search(text) or _NOW.search(text))
     folded = text.lower()
-    if not _CHANGED_WORDS.isdisjoint(_TOKEN.findall(folded)):
+    if not _CHANGED_BYTES.isdisjoint(folded.encode().translate(_ASCII_WORD_BYTES).split()):
         return True
     return any(cue in folded for cue in _NOW_CUES) and bool(_LOWER_NOW.search(folded))
 
@@ -389,7 +398,7 @@ def _retired_terms(sentence: str) -> set[str]:
     """The words of what `sentence` names as left behind (`_RETIRED`, `_RETIRED_BEFORE`);
     a lowercase word only where what replaces it follows ("from yarn to pnpm")."""
     found: set[str] = set()
-    if any(cue in sentence for cue in _RETIRED_CUES):
+    if _RETIRED_CUE.search(sentence):
         for match in _RETIRED.finditer(sentence):
             term, after = match.group("term"), sentence[match.end() :]
             if (
@@ -399,7 +408,7 @@ def _retired_terms(sentence: str) -> set[str]:
                 or _LEFT_WHATEVER.search(sentence[: match.start("term")])
             ):
                 found |= content_words(term) - _CHANGE
-    if any(cue in sentence for cue in _RETIRED_BEFORE_CUES):
+    if _RETIRED_BEFORE_CUE.search(sentence):
         for match in _RETIRED_BEFORE.finditer(sentence):
             found |= content_words(match.group("term") or match.group("replaced")) - _CHANGE
     if not sentence.isascii():
@@ -539,8 +548,9 @@ _NAME_GOES_ON = re.compile(r"\s+[A-Z]")
 
 def _names(blanked: str) -> set[str]:
     named: set[str] = set()
+    starts = len(blanked) - len(blanked.lstrip(" `\"'(*-"))  # where its first word starts
     for match in _CAPITALISED.finditer(blanked):
-        first = match.start() == len(blanked) - len(blanked.lstrip(" `\"'(*-"))
+        first = match.start() == starts
         if first and not _NAME_GOES_ON.match(blanked, match.end()):
             continue  # a sentence's first word is capitalised whatever it is
         named |= _name_words(match.group(0))
