@@ -479,9 +479,11 @@ def _values(sentence: str) -> Iterator[tuple[int, int, str, str]]:
             yield match.start(), match.end(), kind, written.casefold().rstrip(".")
 
 
+@functools.lru_cache(maxsize=65536)
 def _person(written: str) -> bool:
     """Two capitalised words that may name a person: not "Production Postgres" (a
-    qualifier, a runtime or service: `memsync.dream.declared_versions.TOOL_NAMES`)."""
+    qualifier, a runtime or service: `memsync.dream.declared_versions.TOOL_NAMES`).
+    Cached: a directory names its people again and again."""
     words = set(written.casefold().split())
     if words & (DAY_SET | STOPWORDS | QUALIFIERS | TOOL_NAMES):
         return False
