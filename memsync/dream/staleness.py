@@ -421,10 +421,22 @@ def _subject(memory: MemoryFile) -> str | None:
     if not description:
         return None
     normal = normalise(description)
+    if not _may_mask(normal):
+        return None  # nothing to differ in: not a subject line
     masked = _MASK.sub("#", normal)
     if masked == normal:
-        return None  # nothing to differ in: not a subject line
+        return None
     return " ".join(sorted(content_words(masked))) + "|" + str(memory.memory_type)
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _may_mask(text: str) -> bool:
+    """Whether `_MASK` may find anything in `text`: each number it masks has a digit and
+    each weekday ends in "day". Most descriptions have neither, and this test is quicker
+    than the pattern, which is tried at every word."""
+    return "day" in text.casefold() or _DIGIT.search(text) is not None
 
 
 _NAME_WORD = re.compile(r"\w+")
