@@ -46,6 +46,7 @@ independently worded second set (``stale_rewritten.py``), never on ``tests/heldo
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -517,10 +518,7 @@ def _blank(sentence: str, found: list[tuple[int, int, str, str]]) -> str:
 
 
 def _words(text: str) -> list[str]:
-    words: list[str] = []
-    for piece in _WORD.findall(text):
-        words += _piece_words(piece)
-    return words
+    return list(itertools.chain.from_iterable(map(_piece_words, _WORD.findall(text))))
 
 
 @functools.lru_cache(maxsize=65536)
