@@ -9,8 +9,9 @@ near-linear in the directory.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 
 from memsync.dream.looking_away import SENTENCE_BREAK
@@ -35,14 +36,16 @@ def candidates(
         {path: (found.words & rare) - found.retired for path, found in side.items()}
         for side in sides
     ]
-    blocks: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+    blocks: defaultdict[tuple[str, str], tuple[list[str], list[str]]] = defaultdict(
+        lambda: ([], [])
+    )
     for side, memories in enumerate(sides):
         for path, found in memories.items():
             keys = set(found.keys())
             keys.update(("term", word) for word in (found.words | found.retired) & left_behind)
             keys.update(("word", word) for word in found.words & rare)
             for key in keys:
-                blocks.setdefault(key, ([], []))[side].append(path)
+                blocks[key][side].append(path)
     pairs: set[tuple[str, str]] = set()
     for key, (left, right) in blocks.items():
         if len(left) + len(right) > MAX_BLOCK:
@@ -71,7 +74,7 @@ def _changing(paths: list[str], memories: Mapping[str, Claims]) -> bool:
 def worth_reading(words: Mapping[str, frozenset[str]]) -> set[str]:
     """The memories (by their `content_words`) sharing a rare word with another: the only
     ones `candidates` can pair, so the only ones worth `claims`."""
-    spread = Counter(word for held in words.values() for word in held)
+    spread = Counter(itertools.chain.from_iterable(words.values()))
     limit = max(RARE_SHARE, len(words) // 100)
     rare = {word for word, count in spread.items() if 2 <= count <= limit}
     return {path for path, held in words.items() if not held.isdisjoint(rare)}
