@@ -5,7 +5,7 @@ corpus, the stale tuning material and text built to hit their edge cases."""
 
 from __future__ import annotations
 
-import random
+import itertools
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -18,28 +18,23 @@ from memsync.memory import MemoryDirectory, MemoryFile
 from tests.dream.corpus import build_corpus
 from tests.dream.tuning.stale_variants import CONTRADICTED, NEAR_MISSES, SUPERSEDED
 
-TRICKY = [
-    "Moved from 8443.  \n\nThe port is 9443. (New.) `make x` now!\tDone?\n  \n",
-    "We switched off Jenkins; NOT on Fridays. Ana Ruiz leads. it was replaced by Nia.",
-    "Deploys happen on TUESDAYS, Mondays and 周二; ſunday and 3.11 at 10:30.",
-    "no longer use yarn.\n\n\nNo more squash. Renamed … from a to b! 'Quoted' start",
-    "Rollbar was replaced with Sentry… \u2028 line separator. \x85 next line",
+# Pieces whose joins (every pair, in order) hit the edges: white space of every kind
+# after a sentence's end, cues inside words ("nothing", "notice"), weekdays in capitals
+# and a long s, Chinese.
+EDGES = [
+    "Moved from 8443.  \n\n", "The port is 9443. ", "(New.) `make x` now!\t", "Done?\n  \n",
+    "NOT on TUESDAYS; nothing noticed. ", "Ana Ruiz leads, ſunday ", "周二部署 3.11 at 10:30",
+    "no longer use yarn.\n\n\n", "Rollbar was replaced with Sentry… ", "\u2028 \x85 'Quoted' ",
     "",
-]
+]  # fmt: skip
 
 
 def _texts(tmp_path: Path) -> list[str]:
     corpus = build_corpus(tmp_path / "memory", memories=300)
-    texts = [
-        f"{memory.description or ''}\n{memory.body}"
-        for memory in MemoryDirectory.read(corpus.root, links=False).files.values()
-    ]
-    for _, older, newer in [*SUPERSEDED, *CONTRADICTED, *NEAR_MISSES]:
-        texts += [older, newer]
-    rng = random.Random(7)
-    pieces = [*TRICKY, " ", "\n", ". ", "! ", "`x.y`", "Friday", "not", "now", "2026"]
-    texts += ["".join(rng.choices(pieces, k=rng.randint(1, 9))) for _ in range(500)]
-    return texts + TRICKY
+    memories = MemoryDirectory.read(corpus.root, links=False).files.values()
+    tuning = [text for _, *pair in [*SUPERSEDED, *CONTRADICTED, *NEAR_MISSES] for text in pair]
+    joined = ["".join(pair) for pair in itertools.product(EDGES, repeat=2)]
+    return [f"{m.description or ''}\n{m.body}" for m in memories] + tuning + joined
 
 
 # `supersession._SENTENCE` as it was written first, its look-behind tried at every character.
@@ -72,39 +67,39 @@ def test_its_cues_gate_no_match_away(tmp_path: Path) -> None:
 def _reference_candidates(
     mine: Mapping[str, Claims], theirs: Mapping[str, Claims] | None = None
 ) -> set[tuple[str, str]]:
-    """`candidates` as it was written first: every pair of every small block, then kept
-    when the two share a rare word neither leaves behind."""
-    blocks: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
-    sides = (mine, theirs or {})
-    left_behind = frozenset().union(*(c.retired for side in sides for c in side.values()))
-    spread: Counter[str] = Counter()
-    for side in sides:
-        for found in side.values():
-            spread.update(found.words)
-    limit = max(RARE_SHARE, sum(map(len, sides)) // 100)
-    rare = frozenset(word for word, count in spread.items() if count <= limit)
-    for number, memories in enumerate(sides):
-        for path, found in memories.items():
-            keys = set(found.keys())
-            keys.update(("term", word) for word in (found.words | found.retired) & left_behind)
-            keys.update(("word", word) for word in found.words & rare)
-            for key in keys:
-                blocks.setdefault(key, ([], []))[number].append(path)
-    pairs: set[tuple[str, str]] = set()
-    for key, (left, right) in blocks.items():
-        changing = [p for p in left if mine[p].changes] + [p for p in right if sides[1][p].changes]
-        if (key[0] == "word" and not changing) or len(left) + len(right) > MAX_BLOCK:
-            continue
-        if theirs is None:
-            pairs.update((a, b) for a in left for b in left if a < b)
-        else:
-            pairs.update((a, b) for a in left for b in right)
-    other = theirs or mine
-    return {
-        (a, b)
-        for a, b in pairs
-        if (mine[a].words & other[b].words & rare) - mine[a].retired - other[b].retired
-    }
+    """`candidates` by its definition, pair by pair: two memories holding one key that at
+    most `MAX_BLOCK` memories hold (a word only where one of them says something changed)
+    and sharing a rare word neither leaves behind."""
+    every = [*mine.values(), *(theirs or {}).values()]
+    left_behind = frozenset().union(*(found.retired for found in every))
+    spread = Counter(word for found in every for word in found.words)
+    limit = max(RARE_SHARE, len(every) // 100)
+    rare = {word for word, count in spread.items() if count <= limit}
+
+    def keys_of(found: Claims) -> set[tuple[str, str]]:
+        terms = (found.words | found.retired) & left_behind
+        return {
+            *found.keys(),
+            *(("term", word) for word in terms),
+            *(("word", word) for word in found.words & rare),
+        }
+
+    holders = Counter(key for found in every for key in keys_of(found))
+    changing = {key for found in every if found.changes for key in keys_of(found)}
+    paired = theirs if theirs is not None else mine
+    keys = {id(found): keys_of(found) for found in every}
+    found_pairs: set[tuple[str, str]] = set()
+    for a, older in mine.items():
+        for b, newer in paired.items():
+            if theirs is None and not a < b:
+                continue
+            common = keys[id(older)] & keys[id(newer)]
+            small = [key for key in common if holders[key] <= MAX_BLOCK]
+            if not any(key[0] != "word" or key in changing for key in small):
+                continue
+            if (older.words & newer.words & rare) - older.retired - newer.retired:
+                found_pairs.add((a, b))
+    return found_pairs
 
 
 def test_it_pairs_the_memories_the_plain_way_pairs(tmp_path: Path) -> None:
