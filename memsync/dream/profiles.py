@@ -163,7 +163,16 @@ def _ascii_content_words(folded: str, known: _AsciiWords) -> tuple[frozenset[str
     if letters != runs:  # a digit or an underscore
         numbers = set(_ASCII_NUMBER.findall(folded)) - STOPWORDS
         found.update(word for word in map(canonical, numbers) if word not in known.fillers)
-    return frozenset(found), b" ".join(runs.split()).decode("ascii")  # type: ignore[arg-type]
+    return frozenset(found), _joined(runs)  # type: ignore[arg-type]
+
+
+def _ascii_exact(folded: str) -> str:
+    """`Profile.exact` of ASCII text: its runs of word characters joined by spaces."""
+    return _joined(folded.encode("ascii").translate(_ASCII_WORD_BYTES))
+
+
+def _joined(runs: bytes) -> str:
+    return b" ".join(runs.split()).decode("ascii")
 
 
 def _chinese_words(run: str) -> set[str]:
@@ -338,11 +347,18 @@ class Profile:
         return self._comparable
 
 
-def profile_of(text: str) -> Profile:
-    """How duplicate detection reads a memory's text (description and body)."""
-    text = reworded(in_english(normalise(text)))
+def profile_of(text: str, content: frozenset[str] | None = None) -> Profile:
+    """How duplicate detection reads a memory's text (description and body).
+
+    `content`: the text's `content_words`, when stale detection read them first. An
+    ASCII text neither the glossary nor a phrase changes has those words less filler
+    words, and is not read for them again."""
+    normal = normalise(text)
+    text = reworded(in_english(normal))
     folded = text.casefold()
     if folded.isascii():
+        if content is not None and text == normal:
+            return Profile(content - FILLER_WORDS, _ascii_exact(folded), text)
         words, exact = _ascii_content_words(folded, _ascii_meaningful_words)
         return Profile(words, exact, text)
     words, exact = _content_words(folded), " ".join(_EXACT_WORD.findall(folded))

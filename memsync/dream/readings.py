@@ -89,7 +89,11 @@ class Readings:
     # -- the readings ------------------------------------------------------------
 
     def profile(self, text: str) -> Profile:
-        return self._once(self._profiles, self._saved_profiles, text, _profile_from, profile_of)
+        return self._once(self._profiles, self._saved_profiles, text, _profile_from, self._read)
+
+    def _read(self, text: str) -> Profile:
+        # Stale detection, which runs first, reads the words of most texts.
+        return profile_of(text, self._words.get(text))
 
     def content_words(self, text: str) -> frozenset[str]:
         return self._once(self._words, self._saved_words, text, _words_from, content_words)
