@@ -25,14 +25,16 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memsync.dream.glossary import in_english, segment
+from memsync.dream.glossary import LATIN_HINTS, in_english, segment
 from memsync.dream.rewording import Shape, Word
 from memsync.dream.vocabulary import (
     DAY_SET,
     DAYS,
     GRAMMAR,
+    PHRASE_WORDS,
     STOPWORDS,
     SYNONYMS,
+    WORD_RUNS,
     WORDING,
     reworded,
     stem,
@@ -112,7 +114,6 @@ _EXACT_WORD = re.compile(r"\w+")
 _ASCII_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 # ASCII text read by byte tables rather than patterns (most memories are such text):
 # `_WORD` keeps words of letters and numbers, `\w+` the runs `Profile.exact` joins.
-_ASCII_WORD_BYTES = bytes(c if re.match(r"\w", chr(c)) else 32 for c in range(128)) + b" " * 128
 _ASCII_LETTER_BYTES = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
 
 
@@ -156,23 +157,14 @@ def _ascii_content_words(folded: str, known: _AsciiWords) -> tuple[frozenset[str
     `_WORD` are runs of letters a-z and numbers, and a number is only looked for when
     the text has a digit."""
     raw = folded.encode("ascii")
-    runs = raw.translate(_ASCII_WORD_BYTES)
+    runs = raw.translate(WORD_RUNS)
     letters = raw.translate(_ASCII_LETTER_BYTES)
     found = set(map(known.__getitem__, letters.split()))
     found.discard(None)
     if letters != runs:  # a digit or an underscore
         numbers = set(_ASCII_NUMBER.findall(folded)) - STOPWORDS
         found.update(word for word in map(canonical, numbers) if word not in known.fillers)
-    return frozenset(found), _joined(runs)  # type: ignore[arg-type]
-
-
-def _ascii_exact(folded: str) -> str:
-    """`Profile.exact` of ASCII text: its runs of word characters joined by spaces."""
-    return _joined(folded.encode("ascii").translate(_ASCII_WORD_BYTES))
-
-
-def _joined(runs: bytes) -> str:
-    return b" ".join(runs.split()).decode("ascii")
+    return frozenset(found), b" ".join(runs.split()).decode("ascii")  # type: ignore[arg-type]
 
 
 def _chinese_words(run: str) -> set[str]:
@@ -251,7 +243,7 @@ def _ascii_day_and_rule_facts(lowered: str, found: set[str]) -> None:
     raw = lowered.encode("ascii")
     if any(day in lowered for day in DAYS):
         found.update(DAY_SET.intersection(raw.translate(_ASCII_LETTER_BYTES).decode().split()))
-    words = set(raw.translate(_ASCII_WORD_BYTES).decode().split())
+    words = set(raw.translate(WORD_RUNS).decode().split())
     # "do not" holds the word "not"; "don't" is two words.
     if not _NEGATIVE_WORDS.isdisjoint(words) or ("don't" in lowered and _NEGATIVE.search(lowered)):
         found.add("<never>")
@@ -351,18 +343,25 @@ def profile_of(text: str, content: frozenset[str] | None = None) -> Profile:
     """How duplicate detection reads a memory's text (description and body).
 
     `content`: the text's `content_words`, when stale detection read them first. An
-    ASCII text neither the glossary nor a phrase changes has those words less filler
-    words, and is not read for them again."""
+    ASCII text holding none of the words the glossary or a phrase is found through
+    reads as it is written: it has those words less filler words, not read again."""
     normal = normalise(text)
+    if content is not None and normal.isascii():
+        runs = normal.lower().encode("ascii").translate(WORD_RUNS).split()
+        if _AS_WRITTEN.isdisjoint(runs):
+            return Profile(content - FILLER_WORDS, b" ".join(runs).decode("ascii"), normal)
     text = reworded(in_english(normal))
     folded = text.casefold()
     if folded.isascii():
-        if content is not None and text == normal:
-            return Profile(content - FILLER_WORDS, _ascii_exact(folded), text)
         words, exact = _ascii_content_words(folded, _ascii_meaningful_words)
         return Profile(words, exact, text)
     words, exact = _content_words(folded), " ".join(_EXACT_WORD.findall(folded))
     return Profile(words - FILLER_WORDS, exact, text)
+
+
+# A text holding none of these as a whole word is one `in_english` and `reworded`
+# leave as it is (`glossary.LATIN_HINTS`: words between spaces are whole words).
+_AS_WRITTEN = PHRASE_WORDS | frozenset(word.encode() for word in LATIN_HINTS)
 
 
 _SHAPE_TOKEN = re.compile(
