@@ -307,7 +307,8 @@ class Profile:
         joined or apart."""
         if self._spelled is None:
             if self.text.isascii():  # then case-folding splits or joins no word
-                self._spelled = frozenset(_SPELLED.findall(self.text.lower()))
+                raw = self.text.lower().encode("ascii")
+                self._spelled = frozenset(raw.translate(_ASCII_LETTER_BYTES).decode().split())
             else:
                 self._spelled = frozenset(word.casefold() for word in _SPELLED.findall(self.text))
         return self._spelled

@@ -102,6 +102,8 @@ def test_word_sets_and_exact_text_are_those_of_the_full_patterns(tmp_path: Path)
             expected = {profiles.canonical(w) for w in raw} - profiles.FILLER_WORDS
             assert profile.words == expected, text
         assert profile.exact == " ".join(profiles._EXACT_WORD.findall(folded)), text
+        spelled = {word.casefold() for word in profiles._SPELLED.findall(profile.text)}
+        assert profile.spelled == spelled, text
 
 
 def _phrased() -> list[str]:
