@@ -36,6 +36,7 @@ from memsync.dream.vocabulary import (
     SYNONYMS,
     WORD_RUNS,
     WORDING,
+    may_reword,
     reworded,
     stem,
     word_set,
@@ -348,8 +349,9 @@ def profile_of(text: str, content: frozenset[str] | None = None) -> Profile:
     reads as it is written: it has those words less filler words, not read again."""
     normal = normalise(text)
     if content is not None and normal.isascii():
-        runs = normal.lower().encode("ascii").translate(WORD_RUNS).split()
-        if _AS_WRITTEN.isdisjoint(runs):
+        lower = normal.lower()
+        runs = lower.encode("ascii").translate(WORD_RUNS).split()
+        if _as_written(lower, runs):
             return Profile(content - FILLER_WORDS, b" ".join(runs).decode("ascii"), normal)
     text = reworded(in_english(normal))
     folded = text.casefold()
@@ -360,9 +362,22 @@ def profile_of(text: str, content: frozenset[str] | None = None) -> Profile:
     return Profile(words - FILLER_WORDS, exact, text)
 
 
-# A text holding none of these as a whole word is one `in_english` and `reworded`
-# leave as it is (`glossary.LATIN_HINTS`: words between spaces are whole words).
-_AS_WRITTEN = PHRASE_WORDS | frozenset(word.encode() for word in LATIN_HINTS)
+def _as_written(lower: str, runs: list[bytes]) -> bool:
+    """Whether `in_english` and `reworded` leave an ASCII text as it is (`lower`: in
+    lowercase; `runs`: its whole words, as `WORD_RUNS` splits them). Most texts hold
+    no word either is found through; the rest are tested as each tests them."""
+    held = _FOUND_THROUGH.intersection(runs)
+    if not held:
+        return True
+    if not _HINTS.isdisjoint(held) and not LATIN_HINTS.isdisjoint(lower.split()):
+        return False
+    return not may_reword(lower, held)
+
+
+# A word between spaces is a whole word: a text holding no hint as a whole word holds
+# none `in_english` finds.
+_HINTS = frozenset(word.encode() for word in LATIN_HINTS)
+_FOUND_THROUGH = PHRASE_WORDS | _HINTS
 
 
 _SHAPE_TOKEN = re.compile(
