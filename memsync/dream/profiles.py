@@ -219,7 +219,7 @@ def _facts(text: str) -> frozenset[str]:
     for match in () if _shouted(raw) else _CAPITALISED.finditer(bare):
         word = match.group(0).casefold()
         # A capitalised common word ("Never", "Ask") starts a sentence; it names nothing.
-        if word not in STOPWORDS and word not in DAYS and stem(word) not in SYNONYMS:
+        if word not in STOPWORDS and word not in DAY_SET and stem(word) not in SYNONYMS:
             found.add(stem(word))
     if _CAMEL_HINT.search(bare):
         found.update(match.group(0) for match in _CAMEL.finditer(bare))

@@ -6,7 +6,8 @@ Duplicate detection and stale detection read every memory: its words, its profil
 and judge the pairs that look alike (`memsync.dream.dedupe.duplicate_reason`). Each is a
 pure function of a memory's text, so `Readings` works each out once per text in a
 dream, and keeps them for the next: a project's dreams run daily over memory that has
-mostly not changed, and then only what changed is read again.
+mostly not changed, and then only what changed is read again. A profile starts from
+the words stale detection read of the same text, when it did (`profile_of`).
 
 The saved readings are one JSON file, ``memsync/analysis.json`` in the repository's Git
 directory (`AnalysisCache`), keyed by a digest of each text (of the whole file for
