@@ -54,10 +54,16 @@ def candidate_pairs(
         pairs.update(itertools.combinations(members, 2))
     blocks = _Blocks(types, words)
     slacks: dict[int, int] = {}
+    # `close` of each (shared, size, other size): thousands of pairs, few such counts.
+    closeness: dict[tuple[int, int, int], bool] = {}
 
     def add(one: int, other: int) -> None:
         mine, theirs = words[one], words[other]
-        if close(len(mine & theirs), len(mine), len(theirs)) and blocks.paired(one, other):
+        counts = (len(mine & theirs), len(mine), len(theirs))
+        near = closeness.get(counts)
+        if near is None:
+            near = closeness[counts] = close(*counts)
+        if near and blocks.paired(one, other):
             pairs.add((one, other) if one < other else (other, one))
 
     # Pairs through a word few memories hold, from the smaller memory's side: it

@@ -182,14 +182,14 @@ _HINT_WORDS = """
 el la los las del es una der das und ist wird le les des est une pour avec jeden jede
 cada chaque
 """
-_LATIN_HINTS = frozenset(_HINT_WORDS.split())
+LATIN_HINTS = frozenset(_HINT_WORDS.split())
 _LATIN_WORD = re.compile(r"[^\W\d_]+")
 
 
 def in_english(text: str) -> str:
     """`text` with the Spanish, German and French words of the glossary written in
     English (lowercase: a translated word names nothing), when it holds any."""
-    if _LATIN_HINTS.isdisjoint(text.lower().split()):
+    if LATIN_HINTS.isdisjoint(text.lower().split()):
         return text
     return _LATIN_WORD.sub(_english, _BASE.sub("database", text))
 

@@ -25,15 +25,18 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memsync.dream.glossary import in_english, segment
+from memsync.dream.glossary import LATIN_HINTS, in_english, segment
 from memsync.dream.rewording import Shape, Word
 from memsync.dream.vocabulary import (
     DAY_SET,
     DAYS,
     GRAMMAR,
+    PHRASE_WORDS,
     STOPWORDS,
     SYNONYMS,
+    WORD_RUNS,
     WORDING,
+    may_reword,
     reworded,
     stem,
     word_set,
@@ -112,7 +115,6 @@ _EXACT_WORD = re.compile(r"\w+")
 _ASCII_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 # ASCII text read by byte tables rather than patterns (most memories are such text):
 # `_WORD` keeps words of letters and numbers, `\w+` the runs `Profile.exact` joins.
-_ASCII_WORD_BYTES = bytes(c if re.match(r"\w", chr(c)) else 32 for c in range(128)) + b" " * 128
 _ASCII_LETTER_BYTES = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
 
 
@@ -156,7 +158,7 @@ def _ascii_content_words(folded: str, known: _AsciiWords) -> tuple[frozenset[str
     `_WORD` are runs of letters a-z and numbers, and a number is only looked for when
     the text has a digit."""
     raw = folded.encode("ascii")
-    runs = raw.translate(_ASCII_WORD_BYTES)
+    runs = raw.translate(WORD_RUNS)
     letters = raw.translate(_ASCII_LETTER_BYTES)
     found = set(map(known.__getitem__, letters.split()))
     found.discard(None)
@@ -217,7 +219,7 @@ def _facts(text: str) -> frozenset[str]:
     for match in () if _shouted(raw) else _CAPITALISED.finditer(bare):
         word = match.group(0).casefold()
         # A capitalised common word ("Never", "Ask") starts a sentence; it names nothing.
-        if word not in STOPWORDS and word not in DAYS and stem(word) not in SYNONYMS:
+        if word not in STOPWORDS and word not in DAY_SET and stem(word) not in SYNONYMS:
             found.add(stem(word))
     if _CAMEL_HINT.search(bare):
         found.update(match.group(0) for match in _CAMEL.finditer(bare))
@@ -242,7 +244,7 @@ def _ascii_day_and_rule_facts(lowered: str, found: set[str]) -> None:
     raw = lowered.encode("ascii")
     if any(day in lowered for day in DAYS):
         found.update(DAY_SET.intersection(raw.translate(_ASCII_LETTER_BYTES).decode().split()))
-    words = set(raw.translate(_ASCII_WORD_BYTES).decode().split())
+    words = set(raw.translate(WORD_RUNS).decode().split())
     # "do not" holds the word "not"; "don't" is two words.
     if not _NEGATIVE_WORDS.isdisjoint(words) or ("don't" in lowered and _NEGATIVE.search(lowered)):
         found.add("<never>")
@@ -306,7 +308,8 @@ class Profile:
         joined or apart."""
         if self._spelled is None:
             if self.text.isascii():  # then case-folding splits or joins no word
-                self._spelled = frozenset(_SPELLED.findall(self.text.lower()))
+                raw = self.text.lower().encode("ascii")
+                self._spelled = frozenset(raw.translate(_ASCII_LETTER_BYTES).decode().split())
             else:
                 self._spelled = frozenset(word.casefold() for word in _SPELLED.findall(self.text))
         return self._spelled
@@ -338,15 +341,43 @@ class Profile:
         return self._comparable
 
 
-def profile_of(text: str) -> Profile:
-    """How duplicate detection reads a memory's text (description and body)."""
-    text = reworded(in_english(normalise(text)))
+def profile_of(text: str, content: frozenset[str] | None = None) -> Profile:
+    """How duplicate detection reads a memory's text (description and body).
+
+    `content`: the text's `content_words`, when stale detection read them first. An
+    ASCII text holding none of the words the glossary or a phrase is found through
+    reads as it is written: it has those words less filler words, not read again."""
+    normal = normalise(text)
+    if content is not None and normal.isascii():
+        lower = normal.lower()
+        runs = lower.encode("ascii").translate(WORD_RUNS).split()
+        if _as_written(lower, runs):
+            return Profile(content - FILLER_WORDS, b" ".join(runs).decode("ascii"), normal)
+    text = reworded(in_english(normal))
     folded = text.casefold()
     if folded.isascii():
         words, exact = _ascii_content_words(folded, _ascii_meaningful_words)
         return Profile(words, exact, text)
     words, exact = _content_words(folded), " ".join(_EXACT_WORD.findall(folded))
     return Profile(words - FILLER_WORDS, exact, text)
+
+
+def _as_written(lower: str, runs: list[bytes]) -> bool:
+    """Whether `in_english` and `reworded` leave an ASCII text as it is (`lower`: in
+    lowercase; `runs`: its whole words, as `WORD_RUNS` splits them). Most texts hold
+    no word either is found through; the rest are tested as each tests them."""
+    held = _FOUND_THROUGH.intersection(runs)
+    if not held:
+        return True
+    if not _HINTS.isdisjoint(held) and not LATIN_HINTS.isdisjoint(lower.split()):
+        return False
+    return not may_reword(lower, held)
+
+
+# A word between spaces is a whole word: a text holding no hint as a whole word holds
+# none `in_english` finds.
+_HINTS = frozenset(word.encode() for word in LATIN_HINTS)
+_FOUND_THROUGH = PHRASE_WORDS | _HINTS
 
 
 _SHAPE_TOKEN = re.compile(

@@ -6,7 +6,8 @@ Duplicate detection and stale detection read every memory: its words, its profil
 and judge the pairs that look alike (`memsync.dream.dedupe.duplicate_reason`). Each is a
 pure function of a memory's text, so `Readings` works each out once per text in a
 dream, and keeps them for the next: a project's dreams run daily over memory that has
-mostly not changed, and then only what changed is read again.
+mostly not changed, and then only what changed is read again. A profile starts from
+the words stale detection read of the same text, when it did (`profile_of`).
 
 The saved readings are one JSON file, ``memsync/analysis.json`` in the repository's Git
 directory (`AnalysisCache`), keyed by a digest of each text (of the whole file for
@@ -89,7 +90,11 @@ class Readings:
     # -- the readings ------------------------------------------------------------
 
     def profile(self, text: str) -> Profile:
-        return self._once(self._profiles, self._saved_profiles, text, _profile_from, profile_of)
+        return self._once(self._profiles, self._saved_profiles, text, _profile_from, self._read)
+
+    def _read(self, text: str) -> Profile:
+        # Stale detection, which runs first, reads the words of most texts.
+        return profile_of(text, self._words.get(text))
 
     def content_words(self, text: str) -> frozenset[str]:
         return self._once(self._words, self._saved_words, text, _words_from, content_words)

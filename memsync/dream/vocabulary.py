@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -278,17 +279,39 @@ _PHRASE_PATTERNS = [
     (phrase, re.compile(rf"\b{re.escape(phrase)}\b", re.IGNORECASE), word)
     for phrase, word in sorted(_PHRASES.items(), key=lambda item: -len(item[0]))
 ]
+# One word of each phrase (its longest, as ASCII) → the phrases: a phrase its pattern
+# finds (between word boundaries) has each of its words as a whole word of the text.
+_PHRASES_BY_WORD: dict[bytes, list[str]] = {}
+for _phrase in _PHRASES:
+    _longest = max(re.findall(r"\w+", _phrase), key=len).encode("ascii")
+    _PHRASES_BY_WORD.setdefault(_longest, []).append(_phrase)
+PHRASE_WORDS = frozenset(_PHRASES_BY_WORD)
+# ASCII text's bytes with all but word characters (what "\w" and "\b" read) as spaces.
+WORD_RUNS = bytes(c if re.match(r"\w", chr(c)) else 32 for c in range(128)) + b" " * 128
 
 
 def reworded(text: str) -> str:
     """`text` with each phrase of `_PHRASES` written as its one word (lowercase)."""
     lower = text.lower()
-    # A substring test per phrase first: most memories hold none, and it is cheaper
-    # than one pattern over every phrase (measured: about 14 µs a memory against 25).
+    # Most memories hold no word of `PHRASE_WORDS`: one set test (about 3 µs a memory)
+    # instead of a substring test per phrase (10 µs).
+    if lower.isascii() and not may_reword(
+        lower, PHRASE_WORDS.intersection(lower.encode("ascii").translate(WORD_RUNS).split())
+    ):
+        return text
+    # A substring test per phrase first: cheaper than one pattern over every phrase
+    # (measured: about 14 µs a memory against 25).
     for phrase, pattern, word in _PHRASE_PATTERNS:
         if phrase in lower:
             text = pattern.sub(word, text)
     return text
+
+
+def may_reword(lower: str, held: Iterable[bytes]) -> bool:
+    """Whether `reworded` may change a text (`lower`: in lowercase) that holds `held`
+    of `PHRASE_WORDS` as whole words: only a phrase the text holds is written as its
+    word, and the first one written must be a phrase of one of those words."""
+    return any(phrase in lower for word in held for phrase in _PHRASES_BY_WORD.get(word, ()))
 
 
 _DOUBLING = ("ings", "ing", "ed")

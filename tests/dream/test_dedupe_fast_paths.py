@@ -12,10 +12,10 @@ from collections import Counter, defaultdict
 from datetime import datetime
 from pathlib import Path
 
-from memsync.dream import profiles
+from memsync.dream import profiles, vocabulary
 from memsync.dream.blocking import BLOCKING_WORDS, MAX_BLOCK
 from memsync.dream.dedupe import Candidate, _candidate_pairs, duplicate_reason
-from memsync.dream.profiles import profile_of
+from memsync.dream.profiles import content_words, profile_of
 from memsync.memory import MemoryDirectory
 from tests.dream.corpus import build_corpus
 from tests.dream.tuning import write_corpus
@@ -102,6 +102,39 @@ def test_word_sets_and_exact_text_are_those_of_the_full_patterns(tmp_path: Path)
             expected = {profiles.canonical(w) for w in raw} - profiles.FILLER_WORDS
             assert profile.words == expected, text
         assert profile.exact == " ".join(profiles._EXACT_WORD.findall(folded)), text
+        spelled = {word.casefold() for word in profiles._SPELLED.findall(profile.text)}
+        assert profile.spelled == spelled, text
+
+
+def _phrased() -> list[str]:
+    """Text built of the phrases a re-wording uses, the glossary's hint words and
+    characters whose case or width changes: what `reworded`'s shortcut skips."""
+    rng = random.Random(7)
+    pieces = [*vocabulary._PHRASES, *(phrase.upper() for phrase in vocabulary._PHRASES)]
+    pieces += [" ", "-", ".", "_", "1", "x", "Each", "owned", "by", "é", "İ", "\u212a8s", "la"]
+    pieces += ["el equipo", "der Dienst", "contact", "weekly", "over"]
+    return ["".join(rng.choices(pieces, k=rng.randint(1, 12))) for _ in range(3000)]
+
+
+def _reference_reworded(text: str) -> str:
+    """`vocabulary.reworded` as it was first written: a substring test per phrase."""
+    lower = text.lower()
+    for phrase, pattern, word in vocabulary._PHRASE_PATTERNS:
+        if phrase in lower:
+            text = pattern.sub(word, text)
+    return text
+
+
+def test_phrases_are_those_a_test_per_phrase_finds(tmp_path: Path) -> None:
+    for text in _texts(tmp_path) + _phrased():
+        normal = profiles.normalise(text)
+        assert vocabulary.reworded(normal) == _reference_reworded(normal), text
+
+
+def test_a_profile_of_words_already_read_is_the_profile_read_whole(tmp_path: Path) -> None:
+    for text in _texts(tmp_path) + _phrased():
+        whole, read = profile_of(text), profile_of(text, content_words(text))
+        assert (read.words, read.exact, read.text) == (whole.words, whole.exact, whole.text)
 
 
 def _reference_pairs(kinds: list[str], words: list[frozenset[str]], exact: list[str]):
