@@ -92,6 +92,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -130,8 +131,10 @@ from memsync.dream.rewording import (
 )
 from memsync.dream.vocabulary import (
     COMPONENTS,
+    ORDER,
     PRIVATIVE,
     QUALIFIERS,
+    RESTRICTING,
     ROLES,
     SENTENCE_STARTERS,
     SYNONYMS,
@@ -158,6 +161,9 @@ MIN_FACT_WEIGHT = 2
 # With facts this heavy, names said again in other words ("Priya Shah, the Orbit tech
 # lead" / "tech lead is Priya Shah") are no swap unless they trade places.
 MIN_TRADED_WEIGHT = 4
+# With the same facts both ways, this heavy, the other words may stand anywhere
+# (`_facts_reason`, "restated").
+MIN_RESTATED_WEIGHT = 5
 # Looked for through this many of a memory's rarest words (`_slack`).
 FACT_LOOKUPS = 3
 
@@ -165,6 +171,8 @@ _QUALIFIERS = frozenset(canonical(word) for word in QUALIFIERS)
 _COMPONENTS = frozenset(canonical(word) for word in COMPONENTS)
 _ROLES_AND_UNITS = frozenset(canonical(word) for word in ROLES | UNITS)
 _QUALIFIERS_AND_COMPONENTS = _QUALIFIERS | _COMPONENTS
+_ORDER = frozenset(canonical(word) for word in ORDER)
+_RESTRICTING = frozenset(canonical(word) for word in RESTRICTING)
 # Words that say only that a name is a thing ("the Robin service", "Robin"): one side
 # saying one after a name the other says bare names no other thing, unlike "worker".
 _GENERIC = frozenset(canonical(word) for word in ("service", "services", "app", "apps"))
@@ -357,6 +365,7 @@ def _worded_reason(
         or name_added_where_shared(smaller.shape, larger.shape, _COMPONENTS)
         or replaces_something(smaller.shape, larger.shape, added)
         or not _QUALIFIERS.isdisjoint(added_where_shared(smaller.shape, larger.shape, added))
+        or _narrowed(smaller, larger, added)
     ):
         return None
     if _swapped(one, other):
@@ -364,6 +373,23 @@ def _worded_reason(
     if added:
         return f"{containment:.0%} of one is in the other, which adds to it"
     return f"{resemblance:.0%} alike, the same facts"
+
+
+def _narrowed(smaller: Profile, larger: Profile, added: set[str]) -> bool:
+    """Whether `larger` adds a qualifier (`QUALIFIERS`) in a sentence that restricts
+    (`RESTRICTING`) and names nothing `smaller` does not: "This holds for staging
+    only" narrows all the other says, even in a sentence of its own, where "Why: a
+    mocked migration passed while production broke" or "Only Bo Chen deploys to
+    staging" states a fact of its own."""
+    qualifiers = added & _QUALIFIERS
+    if not qualifiers:
+        return False
+    words = larger.shape.words
+    scoped = {word.sentence for word in words if word.text in qualifiers}
+    restricting = {word.sentence for word in words if word.text in _RESTRICTING}
+    known = smaller.words
+    naming = {word.sentence for word in words if word.name and word.text not in known}
+    return bool((scoped & restricting) - naming)
 
 
 def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
@@ -377,6 +403,8 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
     # A qualifier or a kind of component only one side says makes another thing of
     # what both say ("deploys to staging", "the Ledger worker"): first, as it is cheap.
     told = _QUALIFIERS_AND_COMPONENTS.intersection(one.words ^ other.words)
+    ordered = _ordered(one, other, told)
+    told -= ordered
     if told and not (told <= _GENERIC and _generic_after_names(one, other, told)):
         return None
     if one.capitalised - other.words and other.capitalised - one.words:
@@ -402,7 +430,18 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
     added_facts = not _facts_within(larger, smaller)
     if added_facts and not _facts_added_apart(smaller, larger):
         return None
-    if not only_one or not only_other:  # one holds the other: nothing may be replaced
+    # The same facts both ways, enough of them to pin a whole memory down: what is said
+    # around them is the writer's own, and a word in the place of another is a
+    # re-wording (a role, a unit, a qualifier or a name in another's place is still
+    # seen, above and below).
+    restated = (
+        not added_facts
+        and _fact_weight(smaller.facts) >= MIN_RESTATED_WEIGHT
+        and _joined_names(smaller) == _joined_names(larger)
+    )
+    if ordered and not restated:
+        return None
+    if not restated and (not only_one or not only_other):  # one holds the other
         within, holding, added = (one, other, only_other) if only_other else (other, one, only_one)
         # Chinese the glossary does not read stands in for English words: no substitute.
         # A "service" after a name both say (`_generic_after_names`) replaces nothing.
@@ -412,8 +451,8 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
     if (
         value_replaced(one.shape, other.shape, only_other)
         or value_replaced(other.shape, one.shape, only_one)
-        or substituted(one.shape, other.shape, only_one, only_other)
-        or substituted(other.shape, one.shape, only_other, only_one)
+        or (not restated and substituted(one.shape, other.shape, only_one, only_other))
+        or (not restated and substituted(other.shape, one.shape, only_other, only_one))
         or negation_added(one.shape, other.shape)
         or negation_added(other.shape, one.shape)
         or _swapped(one, other, traded=_fact_weight(smaller.facts) >= MIN_TRADED_WEIGHT)
@@ -425,6 +464,35 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
 
 
 _NEVER = "<never>"
+
+
+def _ordered(one: Profile, other: Profile, told: frozenset[str]) -> frozenset[str]:
+    """The words of order (`ORDER`) among `told`, the qualifiers only one memory says,
+    when the other says none of them alone ("before" / "after" is a fact changed): a
+    re-wording adds and drops them with the phrase they are in ("Check with the user
+    first"), so they tell two memories apart only when those differ in some other way
+    too (`_facts_reason`, "restated")."""
+    order = told & _ORDER
+    if order and (order.isdisjoint(one.words) or order.isdisjoint(other.words)):
+        return order
+    return frozenset()
+
+
+_JOINED_WORDS = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
+
+
+def _joined_names(memory: Profile) -> frozenset[str]:
+    """Words joined by hyphens that name something: holding a number ("eu-west-1") or
+    a name the memory states ("ibis-overview" beside "Ibis"), not a compound of common
+    words ("start-up", "on-call"). Such names are facts the facts of a memory leave out
+    (`memsync.dream.profiles.facts`), read only for the few pairs restating each other."""
+    found = set()
+    for match in _JOINED_WORDS.finditer(memory.text):
+        joined = match.group(0).casefold()
+        parts = joined.split("-")
+        if any(part.isdigit() or stem(part) in memory.facts for part in parts):
+            found.add(joined)
+    return frozenset(found)
 
 
 def _generic_after_names(one: Profile, other: Profile, generic: frozenset[str]) -> bool:

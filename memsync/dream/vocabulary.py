@@ -95,6 +95,18 @@ QUALIFIERS = word_set(
 )
 
 
+# The qualifiers of order: a re-wording adds or drops them with the phrase they are in
+# ("Check with the user first", "Requests after that wait"), so one alone tells two
+# memories apart only against another of them ("before" / "after"). Read only by the
+# judge that compares facts rather than wording.
+ORDER = word_set("before after first last")
+
+
+# Words that say a statement holds for one thing alone ("This holds for staging only",
+# "applies to production"): with a qualifier they narrow all a memory says.
+RESTRICTING = word_set("only exclusively solely apply applies hold holds")
+
+
 # Kinds of component: after a name they make another thing of it ("Ledger" and the
 # "Ledger worker"), so one added there is no re-wording.
 COMPONENTS = word_set(
@@ -238,6 +250,8 @@ _PHRASES = {
     "each day": "daily",
     "every week": "weekly",
     "each week": "weekly",
+    "every month": "monthly",
+    "each month": "monthly",
     "backed up": "backup",
     "back up": "backup",
     "backs up": "backup",

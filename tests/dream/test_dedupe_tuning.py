@@ -16,7 +16,7 @@ import pytest
 from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamContext, EngineResult, Scope
 from tests.dream.corpus import RecordingProgress
-from tests.dream.tuning import TuningCorpus, rewritten, write_corpus
+from tests.dream.tuning import TuningCorpus, paraphrased, rewritten, write_corpus
 
 NOW = datetime(2026, 12, 2, tzinfo=UTC)
 _MERGED = re.compile(r"^merged (\S+) into (\S+) \(")
@@ -53,6 +53,8 @@ def print_by_kind(
         # Whole files and free paraphrases each restate in words of their own and stay
         # apart when a role, a qualifier or word order leaves doubt.
         ("rewritten", rewritten.write_corpus, 0.7),
+        # Whole memories restated whole (other description, order, verbs, language).
+        ("paraphrased", paraphrased.write_corpus, 0.0),
     ],
 )
 def test_it_merges_no_look_alike_and_most_duplicates(
