@@ -425,11 +425,7 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         return None  # one takes away what the other grants
     if _unread(only_one) or _unread(only_other):
         return None  # Chinese the glossary does not read may say "formerly", "no longer"
-    if _contrasted(one, only_one, other, other_only=only_other):
-        return None
     added_facts = not _facts_within(larger, smaller)
-    if added_facts and not _facts_added_apart(smaller, larger):
-        return None
     # The same facts both ways, enough of them to pin a whole memory down: what is said
     # around them is the writer's own, and a word in the place of another is a
     # re-wording (a role, a unit, a qualifier or a name in another's place is still
@@ -440,6 +436,10 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         and _joined_names(smaller) == _joined_names(larger)
     )
     if ordered and not restated:
+        return None
+    if _contrasted(one, only_one, other, other_only=only_other, both=restated):
+        return None
+    if added_facts and not _facts_added_apart(smaller, larger):
         return None
     if not restated and (not only_one or not only_other):  # one holds the other
         within, holding, added = (one, other, only_other) if only_other else (other, one, only_one)
@@ -590,13 +590,19 @@ def _reconciled(one: Profile, other: Profile) -> tuple[set[str], set[str]]:
     return _without_misspelt(one, only_one, other), _without_misspelt(other, only_other, one)
 
 
-def _contrasted(one: Profile, only_one: set[str], other: Profile, other_only: set[str]) -> bool:
+def _contrasted(
+    one: Profile, only_one: set[str], other: Profile, other_only: set[str], both: bool = False
+) -> bool:
     """Whether either memory says a role or a unit the other lacks ("owns" / "is on
     call for", "seconds" / "minutes", "reviews" / nothing) in a clause the two share:
     then the same names and numbers may state another fact, and when unsure nothing
-    merges. In a clause of its own such a word is a fact added."""
+    merges. In a clause of its own such a word is a fact added. With `both` (memories
+    restating each other's facts), only one such word against another counts: "reviews"
+    / "writes"; "times out" / "gives up" with a role on neither side."""
     mine = only_one & _ROLES_AND_UNITS
     theirs = other_only & _ROLES_AND_UNITS
+    if both and not (mine and theirs):
+        return False
     return bool(
         (mine and added_where_shared(other.shape, one.shape, mine))
         or (theirs and added_where_shared(one.shape, other.shape, theirs))

@@ -172,6 +172,9 @@ SENTENCE_STARTERS = word_set(
     escalation escalations retention access credentials data events messages jobs tasks
     questions contact contacts meeting meetings standup schedule timing deadline
     everything anything nothing something ask run check make keep add remove avoid
+    bring find send put set start stop open close tell try wait write read merge push
+    pull tag update install follow lead explain answer reply show skip give take
+    checklist overview guide plan flow setup stack layout
     """
 )
 
@@ -206,7 +209,7 @@ _SYNONYM_GROUPS = (
     # nouns that name one relation, never two facts (not deploy/release, not
     # write/review, not backend/frontend).
     "contact reach",
-    "talk communicat speak",
+    "talk communicat speak discuss",
     "break fail crash",
     "trigger kick",
     "developer dev",

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tests.dream.tuning import TuningCorpus
 
-# Marks a text saved as a file without frontmatter; `write_corpus` strips it.
+# Marks a text saved as a file without frontmatter and with no type in its name
+# (``note_<n>.md``); `write_corpus` strips it.
 BARE = "(bare) "
 
 LEDGER_TESTS = (
@@ -610,6 +611,6 @@ def write_corpus(root: Path, now: datetime | None = None) -> TuningCorpus:
         kinds=KINDS,
         lookalikes=LOOKALIKES,
         fillers=FILLERS + rewritten.DIRECTORY,
-        bare={BARE: ""},
+        bare={BARE: "note"},
         now=now,
     )
