@@ -426,10 +426,11 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
     if _unread(only_one) or _unread(only_other):
         return None  # Chinese the glossary does not read may say "formerly", "no longer"
     added_facts = not _facts_within(larger, smaller)
-    # The same facts both ways, enough of them to pin a whole memory down: what is said
-    # around them is the writer's own, and a word in the place of another is a
-    # re-wording (a role, a unit, a qualifier or a name in another's place is still
-    # seen, above and below).
+    # The same facts both ways, enough of them to pin a whole memory down: what each
+    # says around them is the writer's own, and a word of one in the place of a word of
+    # the other is a re-wording (a role, a unit, a qualifier or a name in another's
+    # place is still seen, above and below). A memory holding the other and adding
+    # words must still add them, not put them in place of the other's.
     restated = (
         not added_facts
         and _fact_weight(smaller.facts) >= MIN_RESTATED_WEIGHT
@@ -441,7 +442,7 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         return None
     if added_facts and not _facts_added_apart(smaller, larger):
         return None
-    if not restated and (not only_one or not only_other):  # one holds the other
+    if not only_one or not only_other:  # one holds the other: nothing may be replaced
         within, holding, added = (one, other, only_other) if only_other else (other, one, only_one)
         # Chinese the glossary does not read stands in for English words: no substitute.
         # A "service" after a name both say (`_generic_after_names`) replaces nothing.
