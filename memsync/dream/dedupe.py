@@ -638,6 +638,7 @@ def _facts_within(smaller: Profile, larger: Profile) -> bool:
                 (fact, SYNONYMS.get(fact, fact), canonical(translated(fact).casefold()))
             )
         )
+        and not _misspelt_common_word(fact, smaller, larger)
     ]
     if not missing:
         return True
@@ -652,6 +653,20 @@ def _facts_within(smaller: Profile, larger: Profile) -> bool:
         if after.name or after.text in _COMPONENTS
     }
     return naming.isdisjoint(missing)
+
+
+def _misspelt_common_word(fact: str, smaller: Profile, larger: Profile) -> bool:
+    """Whether a fact of `smaller` is a word `larger` says, misspelt and capitalised
+    where a sentence starts ("Deploymnets happen …", "Rotaton changes …"): spelt one
+    edit from a word `larger` spells that names nothing there (none of its facts, or a
+    word that only starts sentences). "Marlin" against "Merlin", a name in both, is two
+    facts."""
+    spellings = [word for word in smaller.spelled if stem(word) == fact and _misspellable(word)]
+    return any(
+        _one_edit(spelling, word) and (stem(word) not in larger.facts or stem(word) in _STARTERS)
+        for spelling in spellings
+        for word in larger.spelled
+    )
 
 
 def _without_misspelt(one: Profile, only_one: set[str], other: Profile) -> set[str]:
