@@ -61,6 +61,18 @@ word's. A memory of fewer than `MIN_SHARED_WORDS_CONTAINED` words stays apart fr
 longer one holding it ("PostgreSQL 15 on RDS." may be about another service than the
 one the longer names).
 
+**Written for the fifth batch** (``tests/dream/tuning/paraphrased.py``, whole memories
+restated whole): two memories that state the same facts both ways, weighing at least
+`MIN_RESTATED_WEIGHT`, and the same names joined by hyphens ("pelican-backups",
+"eu-west-1"), restate each other: a word of one standing where a word of the other
+stood is then a re-wording, a role or a unit tells them apart only against another
+("reviews" / "approves"), and a word of order (`vocabulary.ORDER`: "before", "first")
+only one side says is let pass (otherwise it refuses). A memory holding the other
+still may not put its words in place of the other's. A qualifier added in a sentence
+that restricts ("This holds for staging only": `vocabulary.RESTRICTING`) refuses even
+in a sentence of its own, and a common word misspelt where a sentence starts
+("Deploymnets …") is no fact.
+
 Before any of this, phrases a re-wording uses for one word become that word
 (`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
 Spanish, German and French words of the glossary are read in English
