@@ -70,8 +70,10 @@ stood is then a re-wording, a role or a unit tells them apart only against anoth
 only one side says is let pass (otherwise it refuses). A memory holding the other
 still may not put its words in place of the other's. A qualifier added in a sentence
 that restricts ("This holds for staging only": `vocabulary.RESTRICTING`) refuses even
-in a sentence of its own, and a common word misspelt where a sentence starts
-("Deploymnets …") is no fact.
+in a sentence of its own; a qualifier or a kind of component one side says only in
+sentences naming something the other never says ("Traces are in Tempo under service
+heron-api") is part of a fact added; and a common word misspelt where a sentence
+starts ("Deploymnets …") is no fact.
 
 Before any of this, phrases a re-wording uses for one word become that word
 (`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
@@ -417,6 +419,7 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
     told = _QUALIFIERS_AND_COMPONENTS.intersection(one.words ^ other.words)
     ordered = _ordered(one, other, told)
     told -= ordered
+    told -= _said_with_a_new_name(one, other, told) | _said_with_a_new_name(other, one, told)
     if told and not (told <= _GENERIC and _generic_after_names(one, other, told)):
         return None
     if one.capitalised - other.words and other.capitalised - one.words:
@@ -477,6 +480,19 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
 
 
 _NEVER = "<never>"
+
+
+def _said_with_a_new_name(having: Profile, other: Profile, words: frozenset[str]) -> set[str]:
+    """The words of `words` `having` says, and only in sentences naming something
+    `other` never says: "Traces are in Tempo under service heron-api" adds a fact,
+    service and all, to a memory that says nothing of traces."""
+    mine = words & having.words
+    if not mine:
+        return set()
+    shape = having.shape.words
+    naming = {word.sentence for word in shape if word.name and word.text not in other.words}
+    elsewhere = {word.text for word in shape if word.text in mine and word.sentence not in naming}
+    return mine - elsewhere
 
 
 def _ordered(one: Profile, other: Profile, told: frozenset[str]) -> frozenset[str]:

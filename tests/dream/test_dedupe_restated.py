@@ -155,3 +155,13 @@ def test_a_memory_with_many_words_of_its_own_still_finds_its_copy() -> None:
         slack=lambda size: 0,
     )
     assert (0, 1) in pairs
+
+
+def test_a_component_in_a_sentence_naming_something_new_is_a_fact_added() -> None:
+    first, second = pair_of("reference", paraphrased.SUPERSETS, paraphrased.HERON_DASHBOARD)
+    assert merged("reference", first, second)
+    # In a sentence naming nothing new, it says which thing the rest is about.
+    vague = second.replace(
+        "Traces are in Tempo under service heron-api.", "The worker behind it is slow."
+    )
+    assert not merged("reference", first, vague)
