@@ -482,13 +482,13 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
 _NEVER = "<never>"
 
 
-def _said_with_a_new_name(having: Profile, other: Profile, words: frozenset[str]) -> set[str]:
+def _said_with_a_new_name(having: Profile, other: Profile, words: frozenset[str]) -> frozenset[str]:
     """The words of `words` `having` says, and only in sentences naming something
     `other` never says: "Traces are in Tempo under service heron-api" adds a fact,
     service and all, to a memory that says nothing of traces."""
     mine = words & having.words
     if not mine:
-        return set()
+        return mine
     shape = having.shape.words
     naming = {word.sentence for word in shape if word.name and word.text not in other.words}
     elsewhere = {word.text for word in shape if word.text in mine and word.sentence not in naming}
