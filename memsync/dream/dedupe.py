@@ -414,23 +414,25 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         return None
     if shared < FACT_OVERLAP * min(one.comparable, other.comparable):
         return None
+    if one.capitalised - other.words and other.capitalised - one.words:
+        return None  # each names something the other does not: no facts to compare
+    # The same verdict whichever comes first: the one with fewer facts, then words.
+    smaller, larger = sorted((one, other), key=lambda p: (len(p.facts), len(p.words), p.exact))
+    if _fact_weight(smaller.facts) < MIN_FACT_WEIGHT or not _facts_within(smaller, larger):
+        return None
+    if (_NEVER in smaller.facts) != (_NEVER in larger.facts):
+        return None
     # A qualifier or a kind of component only one side says makes another thing of
-    # what both say ("deploys to staging", "the Ledger worker"): first, as it is cheap.
+    # what both say ("deploys to staging", "the Ledger worker"), unless it is a word of
+    # order or said only beside a new name: those read word order, so they come after
+    # the cheap tests above (most pairs stop there).
     told = _QUALIFIERS_AND_COMPONENTS.intersection(one.words ^ other.words)
     ordered = _ordered(one, other, told)
     told -= ordered
     told -= _said_with_a_new_name(one, other, told) | _said_with_a_new_name(other, one, told)
     if told and not (told <= _GENERIC and _generic_after_names(one, other, told)):
         return None
-    if one.capitalised - other.words and other.capitalised - one.words:
-        return None  # each names something the other does not: no facts to compare
-    # The same verdict whichever comes first: the one with fewer facts, then words.
-    one, other = sorted((one, other), key=lambda p: (len(p.facts), len(p.words), p.exact))
-    smaller, larger = one, other
-    if _fact_weight(smaller.facts) < MIN_FACT_WEIGHT or not _facts_within(smaller, larger):
-        return None
-    if (_NEVER in smaller.facts) != (_NEVER in larger.facts):
-        return None
+    one, other = smaller, larger
     only_one, only_other = _reconciled(one, other)
     if not only_one and not only_other:
         return None  # the same words: the word judge's to say
