@@ -110,9 +110,11 @@ class _Blocks:
             held = self.holding[kind]
             for word in held_words:
                 held[word].append(index)
-        # By type: the words at most `MAX_BLOCK` memories of that type hold.
+        # By type: the words two to `MAX_BLOCK` memories of that type hold (a word only
+        # one holds pairs it with none, and would take a lookup from a word that does:
+        # a memory in other words has many of its own).
         self.few = {
-            kind: frozenset(word for word, members in held.items() if len(members) <= MAX_BLOCK)
+            kind: frozenset(w for w, members in held.items() if 1 < len(members) <= MAX_BLOCK)
             for kind, held in self.holding.items()
         }
         spread = Counter(itertools.chain.from_iterable(words))

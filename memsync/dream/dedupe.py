@@ -61,6 +61,20 @@ word's. A memory of fewer than `MIN_SHARED_WORDS_CONTAINED` words stays apart fr
 longer one holding it ("PostgreSQL 15 on RDS." may be about another service than the
 one the longer names).
 
+**Written for the fifth batch** (``tests/dream/tuning/paraphrased.py``, whole memories
+restated whole): two memories that state the same facts both ways, weighing at least
+`MIN_RESTATED_WEIGHT`, and the same names joined by hyphens ("pelican-backups",
+"eu-west-1"), restate each other: a word of one standing where a word of the other
+stood is then a re-wording, a role or a unit tells them apart only against another
+("reviews" / "approves"), and a word of order (`vocabulary.ORDER`: "before", "first")
+only one side says is let pass (otherwise it refuses). A memory holding the other
+still may not put its words in place of the other's. A qualifier added in a sentence
+that restricts ("This holds for staging only": `vocabulary.RESTRICTING`) refuses even
+in a sentence of its own; a qualifier or a kind of component one side says only in
+sentences naming something the other never says ("Traces are in Tempo under service
+heron-api") is part of a fact added; and a common word misspelt where a sentence
+starts ("Deploymnets …") is no fact.
+
 Before any of this, phrases a re-wording uses for one word become that word
 (`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
 Spanish, German and French words of the glossary are read in English
@@ -92,6 +106,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -130,8 +145,10 @@ from memsync.dream.rewording import (
 )
 from memsync.dream.vocabulary import (
     COMPONENTS,
+    ORDER,
     PRIVATIVE,
     QUALIFIERS,
+    RESTRICTING,
     ROLES,
     SENTENCE_STARTERS,
     SYNONYMS,
@@ -158,6 +175,9 @@ MIN_FACT_WEIGHT = 2
 # With facts this heavy, names said again in other words ("Priya Shah, the Orbit tech
 # lead" / "tech lead is Priya Shah") are no swap unless they trade places.
 MIN_TRADED_WEIGHT = 4
+# With the same facts both ways, this heavy, the other words may stand anywhere
+# (`_facts_reason`, "restated").
+MIN_RESTATED_WEIGHT = 5
 # Looked for through this many of a memory's rarest words (`_slack`).
 FACT_LOOKUPS = 3
 
@@ -165,6 +185,8 @@ _QUALIFIERS = frozenset(canonical(word) for word in QUALIFIERS)
 _COMPONENTS = frozenset(canonical(word) for word in COMPONENTS)
 _ROLES_AND_UNITS = frozenset(canonical(word) for word in ROLES | UNITS)
 _QUALIFIERS_AND_COMPONENTS = _QUALIFIERS | _COMPONENTS
+_ORDER = frozenset(canonical(word) for word in ORDER)
+_RESTRICTING = frozenset(canonical(word) for word in RESTRICTING)
 # Words that say only that a name is a thing ("the Robin service", "Robin"): one side
 # saying one after a name the other says bare names no other thing, unlike "worker".
 _GENERIC = frozenset(canonical(word) for word in ("service", "services", "app", "apps"))
@@ -357,6 +379,7 @@ def _worded_reason(
         or name_added_where_shared(smaller.shape, larger.shape, _COMPONENTS)
         or replaces_something(smaller.shape, larger.shape, added)
         or not _QUALIFIERS.isdisjoint(added_where_shared(smaller.shape, larger.shape, added))
+        or _narrowed(smaller, larger, added)
     ):
         return None
     if _swapped(one, other):
@@ -364,6 +387,23 @@ def _worded_reason(
     if added:
         return f"{containment:.0%} of one is in the other, which adds to it"
     return f"{resemblance:.0%} alike, the same facts"
+
+
+def _narrowed(smaller: Profile, larger: Profile, added: set[str]) -> bool:
+    """Whether `larger` adds a qualifier (`QUALIFIERS`) in a sentence that restricts
+    (`RESTRICTING`) and names nothing `smaller` does not: "This holds for staging
+    only" narrows all the other says, even in a sentence of its own, where "Why: a
+    mocked migration passed while production broke" or "Only Bo Chen deploys to
+    staging" states a fact of its own."""
+    qualifiers = added & _QUALIFIERS
+    if not qualifiers:
+        return False
+    words = larger.shape.words
+    scoped = {word.sentence for word in words if word.text in qualifiers}
+    restricting = {word.sentence for word in words if word.text in _RESTRICTING}
+    known = smaller.words
+    naming = {word.sentence for word in words if word.name and word.text not in known}
+    return bool((scoped & restricting) - naming)
 
 
 def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
@@ -374,20 +414,25 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         return None
     if shared < FACT_OVERLAP * min(one.comparable, other.comparable):
         return None
-    # A qualifier or a kind of component only one side says makes another thing of
-    # what both say ("deploys to staging", "the Ledger worker"): first, as it is cheap.
-    told = _QUALIFIERS_AND_COMPONENTS.intersection(one.words ^ other.words)
-    if told and not (told <= _GENERIC and _generic_after_names(one, other, told)):
-        return None
     if one.capitalised - other.words and other.capitalised - one.words:
         return None  # each names something the other does not: no facts to compare
     # The same verdict whichever comes first: the one with fewer facts, then words.
-    one, other = sorted((one, other), key=lambda p: (len(p.facts), len(p.words), p.exact))
-    smaller, larger = one, other
+    smaller, larger = sorted((one, other), key=lambda p: (len(p.facts), len(p.words), p.exact))
     if _fact_weight(smaller.facts) < MIN_FACT_WEIGHT or not _facts_within(smaller, larger):
         return None
     if (_NEVER in smaller.facts) != (_NEVER in larger.facts):
         return None
+    # A qualifier or a kind of component only one side says makes another thing of
+    # what both say ("deploys to staging", "the Ledger worker"), unless it is a word of
+    # order or said only beside a new name: those read word order, so they come after
+    # the cheap tests above (most pairs stop there).
+    told = _QUALIFIERS_AND_COMPONENTS.intersection(one.words ^ other.words)
+    ordered = _ordered(one, other, told)
+    told -= ordered
+    told -= _said_with_a_new_name(one, other, told) | _said_with_a_new_name(other, one, told)
+    if told and not (told <= _GENERIC and _generic_after_names(one, other, told)):
+        return None
+    one, other = smaller, larger
     only_one, only_other = _reconciled(one, other)
     if not only_one and not only_other:
         return None  # the same words: the word judge's to say
@@ -397,9 +442,21 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         return None  # one takes away what the other grants
     if _unread(only_one) or _unread(only_other):
         return None  # Chinese the glossary does not read may say "formerly", "no longer"
-    if _contrasted(one, only_one, other, other_only=only_other):
-        return None
     added_facts = not _facts_within(larger, smaller)
+    # The same facts both ways, enough of them to pin a whole memory down: what each
+    # says around them is the writer's own, and a word of one in the place of a word of
+    # the other is a re-wording (a role, a unit, a qualifier or a name in another's
+    # place is still seen, above and below). A memory holding the other and adding
+    # words must still add them, not put them in place of the other's.
+    restated = (
+        not added_facts
+        and _fact_weight(smaller.facts) >= MIN_RESTATED_WEIGHT
+        and _joined_names(smaller) == _joined_names(larger)
+    )
+    if ordered and not restated:
+        return None
+    if _contrasted(one, only_one, other, other_only=only_other, both=restated):
+        return None
     if added_facts and not _facts_added_apart(smaller, larger):
         return None
     if not only_one or not only_other:  # one holds the other: nothing may be replaced
@@ -412,8 +469,8 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
     if (
         value_replaced(one.shape, other.shape, only_other)
         or value_replaced(other.shape, one.shape, only_one)
-        or substituted(one.shape, other.shape, only_one, only_other)
-        or substituted(other.shape, one.shape, only_other, only_one)
+        or (not restated and substituted(one.shape, other.shape, only_one, only_other))
+        or (not restated and substituted(other.shape, one.shape, only_other, only_one))
         or negation_added(one.shape, other.shape)
         or negation_added(other.shape, one.shape)
         or _swapped(one, other, traded=_fact_weight(smaller.facts) >= MIN_TRADED_WEIGHT)
@@ -425,6 +482,48 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
 
 
 _NEVER = "<never>"
+
+
+def _said_with_a_new_name(having: Profile, other: Profile, words: frozenset[str]) -> frozenset[str]:
+    """The words of `words` `having` says, and only in sentences naming something
+    `other` never says: "Traces are in Tempo under service heron-api" adds a fact,
+    service and all, to a memory that says nothing of traces."""
+    mine = words & having.words
+    if not mine:
+        return mine
+    shape = having.shape.words
+    naming = {word.sentence for word in shape if word.name and word.text not in other.words}
+    elsewhere = {word.text for word in shape if word.text in mine and word.sentence not in naming}
+    return mine - elsewhere
+
+
+def _ordered(one: Profile, other: Profile, told: frozenset[str]) -> frozenset[str]:
+    """The words of order (`ORDER`) among `told`, the qualifiers only one memory says,
+    when the other says none of them alone ("before" / "after" is a fact changed): a
+    re-wording adds and drops them with the phrase they are in ("Check with the user
+    first"), so they tell two memories apart only when those differ in some other way
+    too (`_facts_reason`, "restated")."""
+    order = told & _ORDER
+    if order and (order.isdisjoint(one.words) or order.isdisjoint(other.words)):
+        return order
+    return frozenset()
+
+
+_JOINED_WORDS = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
+
+
+def _joined_names(memory: Profile) -> frozenset[str]:
+    """Words joined by hyphens that name something: holding a number ("eu-west-1") or
+    a name the memory states ("ibis-overview" beside "Ibis"), not a compound of common
+    words ("start-up", "on-call"). Such names are facts the facts of a memory leave out
+    (`memsync.dream.profiles.facts`), read only for the few pairs restating each other."""
+    found = set()
+    for match in _JOINED_WORDS.finditer(memory.text):
+        joined = match.group(0).casefold()
+        parts = joined.split("-")
+        if any(part.isdigit() or stem(part) in memory.facts for part in parts):
+            found.add(joined)
+    return frozenset(found)
 
 
 def _generic_after_names(one: Profile, other: Profile, generic: frozenset[str]) -> bool:
@@ -522,13 +621,19 @@ def _reconciled(one: Profile, other: Profile) -> tuple[set[str], set[str]]:
     return _without_misspelt(one, only_one, other), _without_misspelt(other, only_other, one)
 
 
-def _contrasted(one: Profile, only_one: set[str], other: Profile, other_only: set[str]) -> bool:
+def _contrasted(
+    one: Profile, only_one: set[str], other: Profile, other_only: set[str], both: bool = False
+) -> bool:
     """Whether either memory says a role or a unit the other lacks ("owns" / "is on
     call for", "seconds" / "minutes", "reviews" / nothing) in a clause the two share:
     then the same names and numbers may state another fact, and when unsure nothing
-    merges. In a clause of its own such a word is a fact added."""
+    merges. In a clause of its own such a word is a fact added. With `both` (memories
+    restating each other's facts), only one such word against another counts: "reviews"
+    / "writes"; "times out" / "gives up" with a role on neither side."""
     mine = only_one & _ROLES_AND_UNITS
     theirs = other_only & _ROLES_AND_UNITS
+    if both and not (mine and theirs):
+        return False
     return bool(
         (mine and added_where_shared(other.shape, one.shape, mine))
         or (theirs and added_where_shared(one.shape, other.shape, theirs))
@@ -563,6 +668,7 @@ def _facts_within(smaller: Profile, larger: Profile) -> bool:
                 (fact, SYNONYMS.get(fact, fact), canonical(translated(fact).casefold()))
             )
         )
+        and not _misspelt_common_word(fact, smaller, larger)
     ]
     if not missing:
         return True
@@ -577,6 +683,20 @@ def _facts_within(smaller: Profile, larger: Profile) -> bool:
         if after.name or after.text in _COMPONENTS
     }
     return naming.isdisjoint(missing)
+
+
+def _misspelt_common_word(fact: str, smaller: Profile, larger: Profile) -> bool:
+    """Whether a fact of `smaller` is a word `larger` says, misspelt and capitalised
+    where a sentence starts ("Deploymnets happen …", "Rotaton changes …"): spelt one
+    edit from a word `larger` spells that names nothing there (none of its facts, or a
+    word that only starts sentences). "Marlin" against "Merlin", a name in both, is two
+    facts."""
+    spellings = [word for word in smaller.spelled if stem(word) == fact and _misspellable(word)]
+    return any(
+        _one_edit(spelling, word) and (stem(word) not in larger.facts or stem(word) in _STARTERS)
+        for spelling in spellings
+        for word in larger.spelled
+    )
 
 
 def _without_misspelt(one: Profile, only_one: set[str], other: Profile) -> set[str]:

@@ -73,6 +73,8 @@ _ENTRIES = """
 所以 so|如果 if|否则 otherwise|然后 then|已经 already|还 still|没有 not|没 not|需要 need
 应该 should|可以 can|时 when|时候 when|的时候 when|以后 after|以前 before|并且 and|而且 and
 或者 or|但是 but|但 but|如何 how|怎么 how|什么 what|哪里 where|谁 who|为什么 why|原因 why
+新 new|旧 old|设置 settings|尽早 early|第二天 next day|之间 between|财务 finance|报表 report
+提供 provide|最后 last|注入 inject|它们 them|他们 they|她 she|他 he|结账 close the books
 """
 GLOSSARY: dict[str, str] = dict(
     entry.split(" ", 1) for line in _ENTRIES.split("\n") for entry in line.split("|") if entry

@@ -226,14 +226,16 @@ def _facts(text: str) -> frozenset[str]:
     folded = bare.casefold()
     if bare.isascii():
         _ascii_day_and_rule_facts(folded, found)
-        return frozenset(found)
-    found.update(DAY_SET.intersection(_LATIN_WORD.findall(folded)))
-    if "周" in folded or "星期" in folded:
-        found.update(match.group(0) for match in _DAY_ZH.finditer(folded))
-    if _NEGATIVE.search(bare):
-        found.add("<never>")
-    if _POSITIVE.search(bare):
-        found.add("<always>")
+    else:
+        found.update(DAY_SET.intersection(_LATIN_WORD.findall(folded)))
+        if "周" in folded or "星期" in folded:
+            found.update(match.group(0) for match in _DAY_ZH.finditer(folded))
+        if _NEGATIVE.search(bare):
+            found.add("<never>")
+        if _POSITIVE.search(bare):
+            found.add("<always>")
+    if "may" in found and "May" not in bare:  # the verb ("v4 may receive …"), no month
+        found.discard("may")
     return frozenset(found)
 
 

@@ -96,6 +96,18 @@ QUALIFIERS = word_set(
 )
 
 
+# The qualifiers of order: a re-wording adds or drops them with the phrase they are in
+# ("Check with the user first", "Requests after that wait"), so one alone tells two
+# memories apart only against another of them ("before" / "after"). Read only by the
+# judge that compares facts rather than wording.
+ORDER = word_set("before after first last")
+
+
+# Words that say a statement holds for one thing alone ("This holds for staging only",
+# "applies to production"): with a qualifier they narrow all a memory says.
+RESTRICTING = word_set("only exclusively solely apply applies hold holds")
+
+
 # Kinds of component: after a name they make another thing of it ("Ledger" and the
 # "Ledger worker"), so one added there is no re-wording.
 COMPONENTS = word_set(
@@ -161,6 +173,9 @@ SENTENCE_STARTERS = word_set(
     escalation escalations retention access credentials data events messages jobs tasks
     questions contact contacts meeting meetings standup schedule timing deadline
     everything anything nothing something ask run check make keep add remove avoid
+    bring find send put set start stop open close tell try wait write read merge push
+    pull tag update install follow lead explain answer reply show skip give take
+    checklist overview guide plan flow setup stack layout
     """
 )
 
@@ -195,7 +210,7 @@ _SYNONYM_GROUPS = (
     # nouns that name one relation, never two facts (not deploy/release, not
     # write/review, not backend/frontend).
     "contact reach",
-    "talk communicat speak",
+    "talk communicat speak discuss",
     "break fail crash",
     "trigger kick",
     "developer dev",
@@ -239,6 +254,8 @@ _PHRASES = {
     "each day": "daily",
     "every week": "weekly",
     "each week": "weekly",
+    "every month": "monthly",
+    "each month": "monthly",
     "backed up": "backup",
     "back up": "backup",
     "backs up": "backup",
