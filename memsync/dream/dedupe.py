@@ -119,6 +119,7 @@ from memsync.dream.glossary import translated
 # Read by the deterministic engine and pruning through this module, as before the split.
 from memsync.dream.merging import covered as covered
 from memsync.dream.merging import union_bodies as union_bodies
+from memsync.dream.misspelling import misspellable, one_edit, reconciled
 from memsync.dream.profiles import (
     CJK_START,
     FILLER_WORDS,
@@ -162,10 +163,8 @@ MIN_SHARED_WORDS = 3
 # A memory all of whose words are in another merges into it whatever their lengths,
 # when it has at least this many words.
 MIN_SHARED_WORDS_CONTAINED = 4
-# Lowercase words this long that differ by one edit are one word misspelt.
 # At most this many words on each side are looked at as misspelt or written joined.
 MAX_RECONCILED = 2
-TYPO_MIN_LENGTH = 6
 TEAM_RESEMBLANCE_THRESHOLD = 0.9
 # Memories in other words, judged by their facts: at least this many shared words, this
 # share of the smaller's words (those another language can share), and facts this heavy.
@@ -362,7 +361,7 @@ def _worded_reason(
     """Why two memories are duplicates by their words: only one side adds any (see the
     module's docstring), or None."""
     # A misspelt word ("recieve") or one written joined ("oncall") is no difference.
-    only_one, only_other = _reconciled(one, other)
+    only_one, only_other = reconciled(one, other)
     if only_one and only_other:
         return None
     # A memory wholly inside a longer one (the same plus new lines) is still a copy.
@@ -433,7 +432,7 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
     if told and not (told <= _GENERIC and _generic_after_names(one, other, told)):
         return None
     one, other = smaller, larger
-    only_one, only_other = _reconciled(one, other)
+    only_one, only_other = reconciled(one, other)
     if not only_one and not only_other:
         return None  # the same words: the word judge's to say
     if _subject_added(one, other) or _subject_added(other, one):
@@ -613,14 +612,6 @@ def _fact_weight(found: frozenset[str]) -> int:
     )
 
 
-def _reconciled(one: Profile, other: Profile) -> tuple[set[str], set[str]]:
-    """The words each side says and the other does not, less misspelt words and words
-    written joined on one side and apart on the other."""
-    only_one, only_other = _without_typos(one.words - other.words, other.words - one.words)
-    only_one, only_other = _without_joined(one, only_one, other, only_other)
-    return _without_misspelt(one, only_one, other), _without_misspelt(other, only_other, one)
-
-
 def _contrasted(
     one: Profile, only_one: set[str], other: Profile, other_only: set[str], both: bool = False
 ) -> bool:
@@ -691,85 +682,9 @@ def _misspelt_common_word(fact: str, smaller: Profile, larger: Profile) -> bool:
     edit from a word `larger` spells that names nothing there (none of its facts, or a
     word that only starts sentences). "Marlin" against "Merlin", a name in both, is two
     facts."""
-    spellings = [word for word in smaller.spelled if stem(word) == fact and _misspellable(word)]
+    spellings = [word for word in smaller.spelled if stem(word) == fact and misspellable(word)]
     return any(
-        _one_edit(spelling, word) and (stem(word) not in larger.facts or stem(word) in _STARTERS)
+        one_edit(spelling, word) and (stem(word) not in larger.facts or stem(word) in _STARTERS)
         for spelling in spellings
         for word in larger.spelled
     )
-
-
-def _without_misspelt(one: Profile, only_one: set[str], other: Profile) -> set[str]:
-    """`only_one` less the words `one` spells one edit away from a word only `other`
-    spells ("comits", "enviroment"), filler words included."""
-    if not only_one:
-        return only_one
-    mine = [w for w in one.spelled if canonical(w) in only_one and _misspellable(w)]
-    if not mine:
-        return only_one
-    theirs = [word for word in other.spelled - one.spelled if _misspellable(word)]
-    misspelt = {canonical(word) for word in mine if any(_one_edit(word, their) for their in theirs)}
-    return only_one - misspelt
-
-
-def _without_joined(
-    one: Profile, only_one: set[str], other: Profile, only_other: set[str]
-) -> tuple[set[str], set[str]]:
-    """The words each side lacks, less a word one side writes joined and the other
-    apart or hyphenated ("oncall", "on-call"; "pgbouncer", "pg bouncer")."""
-    if not only_one and not only_other:
-        return only_one, only_other
-    left, right = set(only_one), set(only_other)
-    for words, spelled, theirs in ((left, other.spelled, right), (right, one.spelled, left)):
-        for word in sorted(words):
-            parts = [word[:cut] for cut in range(2, len(word) - 1)]
-            if any(part in spelled and word[len(part) :] in spelled for part in parts):
-                words.discard(word)
-                theirs.difference_update(canonical(part) for part in spelled if part in word)
-    return left, right
-
-
-def _without_typos(
-    only_one: frozenset[str], only_other: frozenset[str]
-) -> tuple[set[str], set[str]]:
-    """The words of each side the other lacks, less the pairs that are one misspelt
-    word (one edit apart, both long, letters only)."""
-    left, right = set(only_one), set(only_other)
-    # Only long words of letters can be a misspelling (`_one_edit`); most pairs have
-    # none on one side, and then nothing is discarded.
-    misspellable = [word for word in sorted(only_one) if _misspellable(word)]
-    twins = [word for word in sorted(only_other) if _misspellable(word)]
-    if not misspellable or not twins:
-        return left, right
-    for word in misspellable:
-        twin = next((w for w in twins if w in right and _one_edit(word, w)), None)
-        if twin is not None:
-            left.discard(word)
-            right.discard(twin)
-    return left, right
-
-
-def _misspellable(word: str) -> bool:
-    return len(word) >= TYPO_MIN_LENGTH and word.isascii() and word.isalpha()
-
-
-def _one_edit(first: str, second: str) -> bool:
-    if min(len(first), len(second)) < TYPO_MIN_LENGTH or first == second:
-        return False
-    if not (first.isascii() and first.isalpha() and second.isascii() and second.isalpha()):
-        return False
-    if len(first) == len(second):
-        diffs = [i for i, (a, b) in enumerate(zip(first, second, strict=True)) if a != b]
-        if len(diffs) == 1:
-            return True
-        i = diffs[0]
-        return (
-            len(diffs) == 2
-            and diffs[1] == i + 1
-            and first[i] == second[i + 1]
-            and (first[i + 1] == second[i])
-        )
-    if abs(len(first) - len(second)) != 1:
-        return False
-    short, long = sorted((first, second), key=len)
-    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from memsync.dream.dedupe import _one_edit, _without_typos
 from memsync.dream.deterministic import _DATE_HINT, _has_date_hint
 from memsync.dream.index_edit import IndexLines
+from memsync.dream.misspelling import one_edit, without_typos
 from memsync.dream.profiles import (
     _WORD,
     CJK_START,
@@ -77,7 +77,7 @@ def test_content_words_of_ascii_text_are_those_of_the_full_pattern(tmp_path):
 def _reference_without_typos(one: frozenset[str], other: frozenset[str]):
     left, right = set(one), set(other)
     for word in sorted(one):
-        twin = next((w for w in sorted(right) if _one_edit(word, w)), None)
+        twin = next((w for w in sorted(right) if one_edit(word, w)), None)
         if twin is not None:
             left.discard(word)
             right.discard(twin)
@@ -91,7 +91,7 @@ def test_the_typo_shortcut_discards_the_same_words():
     for _ in range(3000):
         one = frozenset(rng.sample(words, rng.randint(0, 5)))
         other = frozenset(rng.sample(words, rng.randint(0, 5))) - one
-        assert _without_typos(one, other) == _reference_without_typos(one, other), (one, other)
+        assert without_typos(one, other) == _reference_without_typos(one, other), (one, other)
 
 
 @pytest.mark.parametrize(
