@@ -330,28 +330,31 @@ class _Overflow:
         # After a line that may open a code fence, which lines are entries depends on
         # the lines before them: such files are read whole, as `MemoryIndex` reads them.
         fenced = any("```" in line.text or "~~~" in line.text for line in overflow)
-        pieces: list[list[str]] = [[]]
-        titles: list[list[str]] = [[]]
+        # The last piece and its titles are at hand: the loop runs for each of the
+        # thousands of lines, and several times per dream.
+        piece: list[str] = []
+        piece_titles: list[str] = []
+        pieces, titles = [piece], [piece_titles]
         headings: set[str] = set()  # the "## " lines of the last piece
         units = 0
         for heading, lines in grouped.items():
             for line in lines:
-                full = len(pieces[-1]) >= CHUNK_MAX_LINES or units + line.cost > CHUNK_MAX_UNITS
-                if pieces[-1] and full:
-                    pieces.append([])
-                    titles.append([])
+                if piece and (len(piece) >= CHUNK_MAX_LINES or units + line.cost > CHUNK_MAX_UNITS):
+                    piece, piece_titles = [], []
+                    pieces.append(piece)
+                    titles.append(piece_titles)
                     headings = set()
                     units = 0
                 if heading is not None and heading not in headings:
-                    pieces[-1].append(f"## {heading}")
+                    piece.append(f"## {heading}")
                     headings.add(heading)
                 elif heading is None and headings:
                     # Before every such line, as it always was; a later dream reads
                     # them back as one "Other" section.
-                    pieces[-1].append("## Other")
+                    piece.append("## Other")
                     headings.add("Other")
-                pieces[-1].append(line.text)
-                titles[-1].extend(line.titles)
+                piece.append(line.text)
+                piece_titles += line.titles
                 units += line.cost
         laid_out: list[tuple[str, str, list[str]]] = []
         pointers: list[str] = []

@@ -27,7 +27,7 @@ from memsync.memory import (
     format_entry,
 )
 from memsync.memory.decoding import BOM
-from memsync.memory.index import long_entries, split_lines
+from memsync.memory.index import entry_targets, long_entries, split_lines
 from memsync.memory.subindex import SUBINDEX_DIRNAME, entry_path, is_subindex_path, link_from
 
 __all__ = ["SUBINDEX_DIRNAME", "entry_path", "is_subindex_path", "link_from"]
@@ -108,6 +108,14 @@ class IndexLines:
         if self._parsed is None and self._as_split():
             return long_entries(self.contents(), limit)
         return [entry for entry in self.index().entries if len(entry.raw) > limit]
+
+    def targets(self) -> list[str]:
+        """The link target of each entry of `index()`, as written, in order: without
+        building the entries when the file is not parsed yet (every edit moves the
+        lines below it, and each entry then is a new one)."""
+        if self._parsed is None and self._as_split():
+            return entry_targets(self.contents())
+        return [entry.target for entry in self.index().entries]
 
     def contents(self) -> list[str]:
         return [content for content, _ in self.lines]

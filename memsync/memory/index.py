@@ -32,6 +32,7 @@ __all__ = [
     "MAX_INDEX_UNITS",
     "IndexEntry",
     "MemoryIndex",
+    "entry_targets",
     "entry_titles",
     "format_entry",
     "link_file",
@@ -233,6 +234,16 @@ def entry_titles(lines: Iterable[str]) -> list[str]:
     endings), as written: for a caller that needs no more, without building entries."""
     return [
         parts[0]
+        for _number, content, heading in _outside_fences(lines)
+        if not heading and (parts := _entry_parts(content)) is not None
+    ]
+
+
+def entry_targets(lines: Iterable[str]) -> list[str]:
+    """The link targets of the entries `MemoryIndex` finds in these lines (without line
+    endings), as written: for a caller that needs no more, without building entries."""
+    return [
+        parts[1]
         for _number, content, heading in _outside_fences(lines)
         if not heading and (parts := _entry_parts(content)) is not None
     ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memsync.dream.index_edit import title_after_retarget, with_target
+from memsync.dream.index_edit import IndexLines, title_after_retarget, with_target
 from memsync.memory import MemoryIndex
 from memsync.memory.index import entry_titles
 
@@ -55,3 +55,20 @@ def test_the_title_of_a_plain_entry_is_known_without_parsing():
     # A copy of the link in the title: the line must be parsed.
     entry = MemoryIndex.parse("- [see [x](a.md) too](a.md)\n").entries[0]
     assert title_after_retarget(entry, "../a.md", with_target(entry, "../a.md")) is None
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.one_of(_LINE, st.sampled_from(["", "# Memory", "## Projects", "```", "~~~~", "text"])),
+        max_size=8,
+    ),
+    st.booleans(),
+)
+def test_the_targets_of_an_index_are_those_of_its_parsed_entries(contents, parsed_first):
+    lines = IndexLines.parse("".join(f"{content}\n" for content in contents))
+    expected = [entry.target for entry in MemoryIndex.parse(lines.render()).entries]
+    if parsed_first:
+        lines.index()
+
+    assert lines.targets() == expected
