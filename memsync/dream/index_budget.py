@@ -30,6 +30,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from memsync.dream.index_edit import (
     SUBINDEX_DIRNAME,
@@ -39,12 +40,12 @@ from memsync.dream.index_edit import (
     fit_line,
     is_subindex_path,
     link_from,
-    section_of,
     sections,
+    title_after_retarget,
     with_target,
 )
 from memsync.dream.visibility import MAX_INDEX_UTF16_UNITS, fits, utf16_units
-from memsync.memory import INDEX_FILENAME, MAX_INDEX_LINES, format_entry
+from memsync.memory import INDEX_FILENAME, MAX_INDEX_LINES, IndexEntry, format_entry
 from memsync.memory.index import entry_titles
 
 # Room under the limits for a sub-index's own title and headings.
@@ -60,6 +61,8 @@ _HEADING = re.compile(r"^##[ \t]+(.*?)[ \t#]*$")
 # short, since it takes the room of an entry the agent would otherwise see.
 POINTER_CHARS = 110
 _POINTER_UNITS = POINTER_CHARS + 1
+# How a sub-index links a memory: the same folder up for every one of them.
+_UP = link_from(f"{SUBINDEX_DIRNAME}/x.md", "")
 
 Usefulness = Callable[[str], tuple[float, ...]]
 
@@ -82,12 +85,13 @@ class BudgetResult:
     fits: bool = True
 
 
-@dataclass(frozen=True)
-class _Moving:
+class _Moving(NamedTuple):
+    """An entry that may move (a tuple: the budget makes one for each of thousands)."""
+
     line: int  # in the compacted MEMORY.md
     path: str
     section: str | None
-    text: str  # the entry as written in a sub-index
+    entry: IndexEntry
 
 
 @dataclass(frozen=True)
@@ -101,8 +105,17 @@ class _OverflowLine:
     titles: tuple[str, ...]  # the entry title `entry_titles` finds on it alone, if any
 
 
-def _overflow_line(heading: str | None, text: str) -> _OverflowLine:
-    return _OverflowLine(heading, text, utf16_units(text) + 1, tuple(entry_titles([text])))
+def _overflow_line(heading: str | None, text: str, title: str | None = None) -> _OverflowLine:
+    """`title`, when given, is the one entry title `entry_titles` finds on `text`."""
+    titles = (title,) if title is not None else tuple(entry_titles([text]))
+    return _OverflowLine(heading, text, utf16_units(text) + 1, titles)
+
+
+def _moved_line(moving: _Moving) -> _OverflowLine:
+    """The entry as a sub-index lists it, linking its memory one folder up."""
+    target = _UP + moving.path
+    text = with_target(moving.entry, target)
+    return _overflow_line(moving.section, text, title_after_retarget(moving.entry, target, text))
 
 
 def fit_budget(
@@ -120,27 +133,22 @@ def fit_budget(
         return BudgetResult(compact, {}, [], blank_lines=blanks)
 
     entries = compact.index().entries
+    linked = [(entry, entry_path(INDEX_FILENAME, entry.target)) for entry in entries]
     old_pointers = {
         entry.line: path
-        for entry in entries
-        if (path := entry_path(INDEX_FILENAME, entry.target))
-        and is_overflow_path(path)
-        and path in subindexes
+        for entry, path in linked
+        if path and is_overflow_path(path) and path in subindexes
     }
     carried = [_overflow_line(heading, line)
                for path in sorted(set(old_pointers.values()), key=_part_number)
                for heading, line in _overflow_lines(subindexes[path])]  # fmt: skip
     all_sections = sections(compact)
-    # How a sub-index links a memory: the same folder up for every one of them.
-    up = link_from(f"{SUBINDEX_DIRNAME}/x.md", "")
-    candidates = []
-    for entry in entries:
-        path = entry_path(INDEX_FILENAME, entry.target)
-        if path is None or is_subindex_path(path) or entry.line in old_pointers:
-            continue
-        section = section_of(all_sections, entry.line)
-        text = with_target(entry, up + path)
-        candidates.append(_Moving(entry.line, path, section.title, text))
+    title_of = _section_titles(all_sections, len(compact.lines))
+    candidates = [
+        _Moving(entry.line, path, title_of[entry.line], entry)
+        for entry, path in linked
+        if path is not None and not is_subindex_path(path) and entry.line not in old_pointers
+    ]
     # Least useful first; among equals, the one further down the file.
     candidates.sort(key=lambda m: (usefulness(m.path), -m.line))
     layout = _Layout(compact, all_sections, old_pointers, carried)
@@ -164,9 +172,7 @@ def fit_budget(
     lines, total = len(result[0].lines), utf16_units(rendered)
     moved_lines = {m.line for m in moving}
     staying = {entry.line for entry in entries} - moved_lines
-    removed_headings = {m.section for m in moving} - {
-        section_of(all_sections, n).title for n in staying
-    }
+    removed_headings = {m.section for m in moving} - {title_of[n] for n in staying}
     returning: list[_Moving] = []
     for back in reversed(moving):
         cost = units[back.line - 1]
@@ -193,6 +199,17 @@ def fit_budget(
         blank_lines=blanks,
         fits=within_budget(new_index),
     )
+
+
+def _section_titles(all_sections: list[Section], count: int) -> list[str | None]:
+    """The title of the section of each of `count` lines (by 1-based number), as
+    `section_of` finds it: one list for the thousands of entries of a big index,
+    instead of a walk over the sections for each."""
+    titles = [all_sections[0].title] * (count + 1)
+    for section in reversed(all_sections):
+        lines = range(section.first, section.last + 1)
+        titles[section.first : section.last + 1] = [section.title] * len(lines)
+    return titles
 
 
 def _part_number(path: str) -> int:
@@ -289,7 +306,7 @@ class _Layout:
     def _measured(self, moving: _Moving) -> _OverflowLine:
         found = self.measured.get(moving.line)
         if found is None:
-            found = self.measured[moving.line] = _overflow_line(moving.section, moving.text)
+            found = self.measured[moving.line] = _moved_line(moving)
         return found
 
 
@@ -313,28 +330,31 @@ class _Overflow:
         # After a line that may open a code fence, which lines are entries depends on
         # the lines before them: such files are read whole, as `MemoryIndex` reads them.
         fenced = any("```" in line.text or "~~~" in line.text for line in overflow)
-        pieces: list[list[str]] = [[]]
-        titles: list[list[str]] = [[]]
+        # The last piece and its titles are at hand: the loop runs for each of the
+        # thousands of lines, and several times per dream.
+        piece: list[str] = []
+        piece_titles: list[str] = []
+        pieces, titles = [piece], [piece_titles]
         headings: set[str] = set()  # the "## " lines of the last piece
         units = 0
         for heading, lines in grouped.items():
             for line in lines:
-                full = len(pieces[-1]) >= CHUNK_MAX_LINES or units + line.cost > CHUNK_MAX_UNITS
-                if pieces[-1] and full:
-                    pieces.append([])
-                    titles.append([])
+                if piece and (len(piece) >= CHUNK_MAX_LINES or units + line.cost > CHUNK_MAX_UNITS):
+                    piece, piece_titles = [], []
+                    pieces.append(piece)
+                    titles.append(piece_titles)
                     headings = set()
                     units = 0
                 if heading is not None and heading not in headings:
-                    pieces[-1].append(f"## {heading}")
+                    piece.append(f"## {heading}")
                     headings.add(heading)
                 elif heading is None and headings:
                     # Before every such line, as it always was; a later dream reads
                     # them back as one "Other" section.
-                    pieces[-1].append("## Other")
+                    piece.append("## Other")
                     headings.add("Other")
-                pieces[-1].append(line.text)
-                titles[-1].extend(line.titles)
+                piece.append(line.text)
+                piece_titles += line.titles
                 units += line.cost
         laid_out: list[tuple[str, str, list[str]]] = []
         pointers: list[str] = []

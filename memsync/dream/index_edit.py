@@ -27,7 +27,7 @@ from memsync.memory import (
     format_entry,
 )
 from memsync.memory.decoding import BOM
-from memsync.memory.index import long_entries, split_lines
+from memsync.memory.index import entry_targets, long_entries, split_lines
 from memsync.memory.subindex import SUBINDEX_DIRNAME, entry_path, is_subindex_path, link_from
 
 __all__ = ["SUBINDEX_DIRNAME", "entry_path", "is_subindex_path", "link_from"]
@@ -35,6 +35,7 @@ __all__ = ["SUBINDEX_DIRNAME", "entry_path", "is_subindex_path", "link_from"]
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$")
 _ELLIPSIS = "…"
+_PLAIN_TARGET = re.compile(r"[^\s()<>\\]+")
 
 
 def is_index_path(path: str) -> bool:
@@ -108,6 +109,14 @@ class IndexLines:
             return long_entries(self.contents(), limit)
         return [entry for entry in self.index().entries if len(entry.raw) > limit]
 
+    def targets(self) -> list[str]:
+        """The link target of each entry of `index()`, as written, in order: without
+        building the entries when the file is not parsed yet (every edit moves the
+        lines below it, and each entry then is a new one)."""
+        if self._parsed is None and self._as_split():
+            return entry_targets(self.contents())
+        return [entry.target for entry in self.index().entries]
+
     def contents(self) -> list[str]:
         return [content for content, _ in self.lines]
 
@@ -151,7 +160,10 @@ def sections(lines: IndexLines) -> list[Section]:
     fence = ""
     contents = lines.contents()
     for number, content in enumerate(contents, start=1):
-        opened = _FENCE.match(content)
+        # A fence holds three backticks or tildes, a level-2 heading "##": most lines
+        # hold neither, and a substring test is far cheaper than the patterns.
+        fenced = "```" in content or "~~~" in content
+        opened = _FENCE.match(content) if fenced else None
         if fence:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
                 fence = ""
@@ -159,7 +171,7 @@ def sections(lines: IndexLines) -> list[Section]:
         if opened:
             fence = opened.group(1)
             continue
-        match = _HEADING.match(content)
+        match = _HEADING.match(content) if "##" in content else None
         if match and len(match.group(1)) == 2:
             found.append(Section(heading, title, start, number - 1))
             start, heading, title = number + 1, number, (match.group(2) or "").strip()
@@ -207,6 +219,25 @@ def with_target(entry: IndexEntry, target: str) -> str:
             start = position + 2
             return raw[:start] + replacement + raw[start + len(written) :]
     return format_entry(entry.title, target, entry.hook)
+
+
+def title_after_retarget(entry: IndexEntry, target: str, line: str) -> str | None:
+    """The title `MemoryIndex` reads on `line`, which is ``with_target(entry, target)``,
+    when it is sure to be the entry's own without parsing `line`: the link changed is
+    the one right after the title, and neither target holds what makes a link read
+    otherwise (a space, a parenthesis, an angle bracket, a backslash). None when only
+    parsing can tell. A dream moving thousands of entries to a sub-index parsed each
+    of them again to count them, at a cost above the rest of the move."""
+    if not (_PLAIN_TARGET.fullmatch(entry.target) and _PLAIN_TARGET.fullmatch(target)):
+        return None
+    raw = entry.raw
+    # Nothing before an entry's title holds a "[": the first one opens the title.
+    link = raw.find("[") + 1 + len(entry.title)
+    for written, replacement in ((f"<{entry.target}>", f"<{target}>"), (entry.target, target)):
+        if raw.startswith("](" + written, link):
+            rest = raw[link + 2 + len(written) :]
+            return entry.title if line == raw[: link + 2] + replacement + rest else None
+    return None
 
 
 def with_hook(entry: IndexEntry, hook: str) -> str:

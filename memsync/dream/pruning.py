@@ -63,14 +63,14 @@ def _reachable(directory: DreamDirectory) -> tuple[set[str], set[str]]:
         return set(), set()
     direct = {
         target
-        for entry in directory.index.index().entries
-        if (target := entry_path(INDEX_FILENAME, entry.target)) is not None
+        for written in directory.index.targets()
+        if (target := entry_path(INDEX_FILENAME, written)) is not None
     }
     linked_subindexes = {path for path in direct if path in directory.subindexes}
     reached = set(direct)
     for path in linked_subindexes:
-        for entry in directory.subindexes[path].index().entries:
-            target = entry_path(path, entry.target)
+        for written in directory.subindexes[path].targets():
+            target = entry_path(path, written)
             if target is not None:
                 reached.add(target)
     return reached, linked_subindexes

@@ -24,9 +24,9 @@ if TYPE_CHECKING:
 from memsync.memory.frozen import built
 
 _OPENING = re.compile(r"^---[ \t]*(?:\r?\n|$)")
-# The first line after the opening that is ``---`` (spaces or tabs after it, and any
-# carriage returns before its line feed): one search instead of a loop over lines.
-_CLOSING_LINE = re.compile(r"^---[ \t]*\r*(?:\n|\Z)", re.MULTILINE)
+# A line that closes the block: ``---``, spaces or tabs after it, and any carriage
+# returns before its line feed.
+_CLOSING_LINE = re.compile(r"---[ \t]*\r*(?:\n|\Z)")
 
 # (tag, pattern, possible first characters; "" lets the empty scalar be null): the YAML
 # 1.2 core-schema scalars, as JavaScript YAML parsers read them.
@@ -168,7 +168,10 @@ def _plain_mapping(text: str) -> dict[str, Any] | None:
             if parent is not None and not parent:
                 return None  # "key:" with nothing under it: null
             parent, indent = None, ""
-            if _NESTED_OPENING.fullmatch(line):
+            # The patterns here and below are tried only on lines holding what they
+            # look for (a final ":", a quote, a ":", "#" or tab): most lines hold none,
+            # and each pattern cost more than all the rest of a line's reading.
+            if line[-1] == ":" and _NESTED_OPENING.fullmatch(line):
                 key = line[:-1]
                 if key in mapping:
                     return None
@@ -181,13 +184,14 @@ def _plain_mapping(text: str) -> dict[str, Any] | None:
         key, value = match.groups()
         if key in target:
             return None
-        quoted = _SINGLE_QUOTED.fullmatch(value)
+        quoted = _SINGLE_QUOTED.fullmatch(value) if value[0] == "'" else None
         if quoted is not None and quoted.group(1).isprintable():
             target[key] = quoted.group(1)
             continue
         if value[0] in _NOT_PLAIN_START:
             return None
-        inside = _NOT_PLAIN_INSIDE.findall(value)
+        marked = ":" in value or "#" in value or "\t" in value
+        inside = _NOT_PLAIN_INSIDE.findall(value) if marked else None
         if inside:
             # The rescue quotes top-level lines only.
             if set(inside) != {": "} or not _RESCUABLE_KEY.fullmatch(key) or target is not mapping:
@@ -317,17 +321,16 @@ def _plain_key(key: object) -> bool:
 
 def _scalar_out(text: str) -> str | None:
     """`text` as the emitter writes it when that is plain or single-quoted: printable
-    on one line, no leading or trailing space, no indicator at the start, no ``: ``
-    or `` #`` inside; quoted when a resolver would read it as another type. None
-    when it is none of these."""
-    if not (
-        text
-        and text.isprintable()
-        and text[-1] not in " :"
-        and ": " not in text
-        and " #" not in text
-    ):
+    on one line, no leading or trailing space, no indicator at the start; quoted when
+    a resolver would read it as another type, or when it holds ``: `` or `` #`` or
+    ends with ``:`` (a description such as ``Dana, SRE: how to work with them``,
+    which would otherwise cost the dream that rewrites its date PyYAML's import).
+    None when it is none of these."""
+    if not (text and text.isprintable() and text[-1] != " "):
         return None
+    if text[-1] == ":" or ": " in text or " #" in text:
+        indicated = text[0] in _NOT_PLAIN_OUT_START
+        return None if indicated else "'" + text.replace("'", "''") + "'"
     if text[0] in _DIGITS:
         return f"'{text}'" if _number_or_time(text) else text
     if text[0] in _NOT_PLAIN_OUT_START or text in _WORD_SCALARS:
@@ -397,7 +400,7 @@ def split_frontmatter(text: str) -> FrontmatterBlock | UnterminatedBlock | None:
     if not opening.endswith("\n"):
         return UnterminatedBlock()
     newline = "\r\n" if opening.endswith("\r\n") else "\n"
-    closing = _CLOSING_LINE.search(text, len(opening))
+    closing = _closing_line(text, len(opening))
     if closing is None:
         return UnterminatedBlock()
     position, line_end = closing.span()
@@ -416,6 +419,21 @@ def split_frontmatter(text: str) -> FrontmatterBlock | UnterminatedBlock | None:
         body=rest,
         newline=newline,
     )
+
+
+def _closing_line(text: str, start: int) -> re.Match[str] | None:
+    """The first line from `start` (a line's start) that closes the block. Only lines
+    starting with ``---`` are tried, found by a substring search: a pattern searching
+    for them tried every character of the block."""
+    line = start
+    while line < len(text):
+        closing = _CLOSING_LINE.match(text, line)
+        if closing is not None:
+            return closing
+        line = text.find("\n---", line) + 1
+        if line == 0:
+            return None
+    return None
 
 
 def key_line(yaml_text: str, key: str, parent: str | None = None) -> int | None:

@@ -32,6 +32,7 @@ __all__ = [
     "MAX_INDEX_UNITS",
     "IndexEntry",
     "MemoryIndex",
+    "entry_targets",
     "entry_titles",
     "format_entry",
     "link_file",
@@ -228,14 +229,24 @@ def _outside_fences(contents: Iterable[str]) -> Iterator[tuple[int, str, bool]]:
         yield number, content, "#" in content and _HEADING.match(content) is not None
 
 
+def _parts_of_entries(lines: Iterable[str]) -> Iterator[tuple[str, ...]]:
+    """The parts of each entry `MemoryIndex` finds in these lines (without line
+    endings), in order, without building the entries."""
+    for _number, content, heading in _outside_fences(lines):
+        if not heading and (parts := _entry_parts(content)) is not None:
+            yield parts
+
+
 def entry_titles(lines: Iterable[str]) -> list[str]:
-    """The titles of the entries `MemoryIndex` finds in these lines (without line
-    endings), as written: for a caller that needs no more, without building entries."""
-    return [
-        parts[0]
-        for _number, content, heading in _outside_fences(lines)
-        if not heading and (parts := _entry_parts(content)) is not None
-    ]
+    """The titles of the entries `MemoryIndex` finds in these lines, as written: for a
+    caller that needs no more."""
+    return [parts[0] for parts in _parts_of_entries(lines)]
+
+
+def entry_targets(lines: Iterable[str]) -> list[str]:
+    """The link targets of the entries `MemoryIndex` finds in these lines, as written:
+    for a caller that needs no more."""
+    return [parts[1] for parts in _parts_of_entries(lines)]
 
 
 def long_entries(lines: Iterable[str], limit: int) -> list[IndexEntry]:

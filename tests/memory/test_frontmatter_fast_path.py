@@ -235,9 +235,7 @@ def test_it_leaves_anything_the_emitter_might_quote_to_the_emitter():
         "~",
         "-x",
         "#x",
-        "a #b",
-        "a: b",
-        "a:",
+        "-a: b",
         " a",
         "a ",
         "'a'",
@@ -291,5 +289,14 @@ def test_it_writes_the_usual_claude_code_block_without_yaml():
     }
 
     assert "".join(f"{line}\n" for line in _plain_dump(mapping)) == _yaml_dump(mapping)
-    for unusual in ("yes", "a: b", "a #b", "ends:", " lead", "-x", "x\ny"):
+    for unusual in ("yes", " lead", "-x", "x\ny"):
         assert _plain_dump({"description": unusual}) is None, unusual
+
+
+def test_it_quotes_a_value_with_a_colon_or_a_comment_mark_as_the_emitter_does():
+    mapping = {"a": "Dana, SRE: how to work with them", "b": "a #b", "c": "ends:", "d": "it's: x"}
+
+    assert _plain_dump(mapping) == [
+        "a: 'Dana, SRE: how to work with them'", "b: 'a #b'", "c: 'ends:'", "d: 'it''s: x'",
+    ]  # fmt: skip
+    assert "".join(f"{line}\n" for line in _plain_dump(mapping)) == _yaml_dump(mapping)
