@@ -37,9 +37,9 @@ from pathlib import Path
 from typing import Any
 
 import memsync.memory
-import memsync.recall
 from memsync.confined import ConfinedRoot
 from memsync.dream.dedupe import facts
+from memsync.dream.readings import code_digest
 from memsync.memory import INDEX_FILENAME, MemoryDirectory, MemoryFile, is_topic_path
 from memsync.recall.manifest import directory_documents
 from memsync.recall.rank import Analyses, RecallIndex
@@ -245,21 +245,16 @@ def _ask_main(main: _Tree, now: datetime) -> _MainSide:
 _CACHED_MAINS = 4
 
 
-# The modules the facts of a memory come from (`memsync.dream.dedupe.facts`).
-_FACT_SOURCES = ("dedupe.py", "vocabulary.py")
+# memsync's own directory, whose modules `_code_version` reads.
+_PACKAGE = Path(memsync.memory.__file__).resolve().parents[1]
 
 
 @functools.cache
 def _code_version() -> str:
-    """A digest of the code the answers come from (the memory parser, recall, the
-    facts): a memsync upgrade that changes any of it makes every cached answer a miss."""
-    digest = hashlib.sha256()
-    folders = (Path(memsync.memory.__file__).parent, Path(memsync.recall.__file__).parent)
-    sources = [*(p for folder in folders for p in sorted(folder.glob("*.py")))]
-    sources += [Path(__file__), *(Path(__file__).with_name(f) for f in _FACT_SOURCES)]
-    for source in sources:
-        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
-    return digest.hexdigest()
+    """A digest of the code the answers come from (the memory parser, recall, and the
+    facts: `memsync.dream.profiles` and the word lists and glossary it reads): a memsync
+    upgrade that changes any of it makes every cached answer a miss."""
+    return code_digest(_PACKAGE, ("dream", "memory", "recall"), "canaries")
 
 
 def _digest(blobs: Mapping[str, bytes], ages: Mapping[str, datetime]) -> str:

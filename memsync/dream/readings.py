@@ -29,7 +29,7 @@ import hashlib
 import itertools
 import json
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -58,10 +58,19 @@ def analysis_stamp() -> str:
     """A digest of the code whose results are kept: every module of the dream and of
     the memory model (what any of them changes may change a reading), the Unicode
     version (`normalise`) and the file's format."""
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(f"{_FORMAT} {unicodedata.unidata_version}".encode())
     package = Path(__file__).resolve().parents[1]
-    sources = [*(package / "dream").glob("*.py"), *(package / "memory").glob("*.py")]
+    return code_digest(package, ("dream", "memory"), str(_FORMAT))
+
+
+def code_digest(package: Path, folders: Sequence[str], salt: str = "") -> str:
+    """A digest of every module in `folders` of `package` (memsync's own directory),
+    the Unicode version and `salt`: what results kept between runs were worked out
+    with. Whole folders, not a list of the modules that matter: a list misses the
+    module someone later moves a rule to, and a kept result must never outlive the
+    code that gave it."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{salt} {unicodedata.unidata_version}".encode())
+    sources = [source for folder in folders for source in (package / folder).glob("*.py")]
     for source in sorted(sources):
         digest.update(source.relative_to(package).as_posix().encode() + b"\0")
         digest.update(source.read_bytes())

@@ -4,6 +4,7 @@ get it."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,22 @@ def test_only_the_latest_mains_are_kept(tmp_path, trees):
         run_canaries(main, after, corpus.last_changed, corpus.now, cache=CanaryCache(folder))
 
     assert len(list(folder.glob("*.json"))) == canaries._CACHED_MAINS
+
+
+@pytest.mark.parametrize(
+    "module", ["dream/profiles.py", "dream/glossary.py", "memory/topic.py", "recall/rank.py"]
+)
+def test_a_change_to_a_module_the_answers_come_from_is_a_miss(tmp_path, monkeypatch, module):
+    # The facts are read in memsync.dream.profiles and the glossary and word lists it
+    # reads (the key once covered dedupe.py and vocabulary.py only). The installed
+    # modules cannot be changed from a test: a copy of the package stands in for them.
+    package = tmp_path / "memsync"
+    ignored = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(Path(canaries.__file__).parents[1], package, ignore=ignored)
+    monkeypatch.setattr(canaries, "_PACKAGE", package)
+    monkeypatch.setattr(canaries, "_code_version", canaries._code_version.__wrapped__)
+    before = canaries._code_version()
+    with (package / module).open("a") as source:
+        source.write("\n# another rule\n")
+
+    assert canaries._code_version() != before
