@@ -13,6 +13,7 @@ import pytest
 from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamContext, Scope
 from tests.dream.corpus import RecordingProgress
+from tests.dream.test_dedupe_facts import merged
 from tests.dream.test_dedupe_tuning import NOW, merged_pairs
 from tests.heldout import DuplicateCorpus, load_duplicate_corpus
 
@@ -45,7 +46,7 @@ def test_its_labels_name_existing_files_and_never_contradict(corpus: DuplicateCo
 
 
 # (directory, recall floor): what the rules reach on it, less a small margin.
-FLOORS = {"bilingual": 0.0, "services": 0.0, "webapp": 0.0}
+FLOORS = {"bilingual": 0.08, "services": 0.38, "webapp": 0.23}
 
 
 @pytest.mark.parametrize("corpus", CORPORA, ids=lambda c: c.name)
@@ -66,7 +67,8 @@ def test_it_merges_no_look_alike_and_most_duplicates(
     precision = len(found) / len(merged) if merged else 1.0
     recall = len(found) / len(labelled)
     print(f"first held-out, {corpus.name}: {len(found)} of {len(labelled)} duplicate pairs "
-          f"merged, {len(false)} false merges; precision {precision:.2f}, recall {recall:.2f}")  # fmt: skip
+          f"merged, {len(false)} false merges; "
+          f"precision {precision:.2f}, recall {recall:.2f}")  # fmt: skip
     kinds = {pair: group.kind for group in corpus.duplicates for pair in group.pairs()}
     print("  by kind: " + ", ".join(
         f"{kind} {len([p for p in found if kinds[p] == kind])}/"
@@ -76,3 +78,33 @@ def test_it_merges_no_look_alike_and_most_duplicates(
     assert false == set(), sorted(" + ".join(sorted(p)) for p in false)
     assert not merged & corpus.distinct_pairs()
     assert recall >= FLOORS[corpus.name]
+
+
+# -- rules written for this batch ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("The payments cache isn't shared between regions.",
+         "The payments cache is shared between regions."),
+        ("Staging doesn't run the nightly reindex job.", "Staging runs the nightly reindex job."),
+        ("Feature flags aren't cached by the gateway.", "Feature flags are cached by the gateway."),
+        ("The Orders service can't use Redis for sessions.",
+         "The Orders service can use Redis for sessions."),
+    ],
+)  # fmt: skip
+def test_a_denial_in_a_contraction_is_not_merged_with_the_assertion(
+    first: str, second: str
+) -> None:
+    # The diagnosis found "isn't" read as the word "isn": no denial, so the one side
+    # seemed to add a word to the other ("reporting-etl isn't released for 3.12").
+    assert not merged("project", first, second)
+
+
+def test_a_denial_in_a_contraction_said_by_both_still_merges() -> None:
+    assert merged(
+        "project",
+        "The payments cache isn't shared between regions.",
+        "The payments cache isn't shared between regions!",
+    )
