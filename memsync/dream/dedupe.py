@@ -83,7 +83,8 @@ Spanish, German and French words of the glossary are read in English
 Thresholds and word lists were chosen on the tuning corpus in ``tests/dream/tuning/``
 (written for that purpose: re-worded, templated, punctuated, translated, misspelt and
 superset pairs, and look-alikes differing in one owner, day, number, version, service,
-environment, word or name order), where they give no false merge; ``tests/heldout/``
+environment, word or name order; its sixth batch, ``first_heldout``, was the first
+held-out corpus), where they give no false merge; ``tests/heldout/``
 checks them on material written apart, and is never used to choose them.
 
 A team memory (the server's repository) is changed only when nobody could disagree:

@@ -73,13 +73,18 @@ _CAMEL = re.compile(r"\b[a-z]++[A-Z]\w*")
 _CAMEL_HINT = re.compile(r"[a-z][A-Z]")
 
 
+# "isn't", "doesn't", "can't": a word ending in "n't" denies as "not" does; a word
+# splits it in two, the first ("isn", "doesn") said nowhere else ("can" and "won" are).
+_DENYING = "isn aren wasn weren doesn didn hasn haven hadn shouldn wouldn couldn mustn needn cannot"
 _NEGATIVE = re.compile(
-    r"\b(?:never|not|no|don't|dont|do not|avoid|without|forbidden|stop)\b|[不别勿禁]", re.I
+    r"\b(?:never|not|no|don't|dont|do not|avoid|without|forbidden|stop|cannot)\b|\Bn't\b"
+    r"|[不别勿禁]",
+    re.I,
 )
-_NEGATIONS = word_set("never not no don dont avoid without forbidden stop 不 别 勿 禁")
+_NEGATIONS = word_set(f"never not no don dont avoid without forbidden stop {_DENYING} 不 别 勿 禁")
 _POSITIVE = re.compile(r"\b(?:always|must|required|only)\b|必须|一律|总是", re.I)
 # The words of `_NEGATIVE` and `_POSITIVE` in ASCII text, but "don't" and "do not".
-_NEGATIVE_WORDS = word_set("never not no dont avoid without forbidden stop")
+_NEGATIVE_WORDS = word_set(f"never not no dont avoid without forbidden stop {_DENYING}")
 _POSITIVE_WORDS = word_set("always must required only")
 
 
@@ -247,8 +252,8 @@ def _ascii_day_and_rule_facts(lowered: str, found: set[str]) -> None:
     if any(day in lowered for day in DAYS):
         found.update(DAY_SET.intersection(raw.translate(_ASCII_LETTER_BYTES).decode().split()))
     words = set(raw.translate(WORD_RUNS).decode().split())
-    # "do not" holds the word "not"; "don't" is two words.
-    if not _NEGATIVE_WORDS.isdisjoint(words) or ("don't" in lowered and _NEGATIVE.search(lowered)):
+    # "do not" holds the word "not"; "don't" is two words ("can't" and "won't" too).
+    if not _NEGATIVE_WORDS.isdisjoint(words) or ("n't" in lowered and _NEGATIVE.search(lowered)):
         found.add("<never>")
     if not _POSITIVE_WORDS.isdisjoint(words):
         found.add("<always>")

@@ -4,7 +4,8 @@ The first three batches (``tests.dream.tuning``) chose the rules; the fourth
 (``tuning/rewritten.py``), written by another hand after they were fitted, checks them
 on other wording (re-worded, listed, translated, superset, misspelt, bare files); the
 fifth (``tuning/paraphrased.py``) restates whole memories whole, as a teammate saving
-the same thing again would."""
+the same thing again would. The sixth (``tuning/first_heldout``, the first held-out
+corpus) is measured in ``test_dedupe_first_heldout.py``."""
 
 from __future__ import annotations
 
