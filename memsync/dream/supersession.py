@@ -497,11 +497,13 @@ def _slot(blanked: str, start: int, end: int) -> frozenset[str]:
     as spaces)."""
     before = _words(blanked[:start])[-_BEFORE:]
     after: list[str] = []
-    for piece in _WORD.finditer(_BREAK.split(blanked[end:], 1)[0]):
+    stop = _BREAK.search(blanked, end)  # where `_BREAK.split(blanked[end:], 1)[0]` ends
+    for piece in _WORD.finditer(blanked, end, len(blanked) if stop is None else stop.start()):
         word = piece.group(0).casefold()
         if word in _STOP_AFTER:
             break
-        after += _words(word)
+        # An ASCII piece stays one piece in lower case: its words without reading it again.
+        after += _piece_words(word) if word.isascii() else _words(word)
         if len(after) >= _AFTER:
             break
     return frozenset(before + after[:_AFTER])

@@ -115,3 +115,39 @@ def test_it_pairs_the_memories_the_plain_way_pairs(tmp_path: Path) -> None:
     assert len(found) > 20  # enough pairs to tell
     assert candidates(mine, theirs) == _reference_candidates(mine, theirs)
     assert candidates(mine, {}) == _reference_candidates(mine, {}) == set()
+
+
+def _plain_slot(blanked: str, start: int, end: int) -> frozenset[str]:
+    """`supersession._slot` as it was written first: the words after the value up to a
+    break split off, and each of them read as a text."""
+    before = supersession._words(blanked[:start])[-supersession._BEFORE :]
+    after: list[str] = []
+    for piece in supersession._WORD.finditer(supersession._BREAK.split(blanked[end:], 1)[0]):
+        word = piece.group(0).casefold()
+        if word in supersession._STOP_AFTER:
+            break
+        after += supersession._words(word)
+        if len(after) >= supersession._AFTER:
+            break
+    return frozenset(before + after[: supersession._AFTER])
+
+
+def test_it_reads_the_words_around_a_value_as_the_plain_way_did(tmp_path: Path) -> None:
+    # Letters that change in lower case ("İ" gains a combining dot, which splits a word
+    # in pieces; "ß" doubles), and values right after a word and before a break.
+    odd = [
+        "The request timeout is 30s BİLLİNG-ŞERVİCE wide.",
+        "Der Port ist 8443 für İSTANBUL-Prod — früher 9443 STRAßE; der Timeout 30s, done.",
+        "端口8080 für die API, the retention window is 14 days (was 7) - per team.",
+        "The request timeout is 30s when busy, 45s otherwise: see the Ledger team runbook.",
+    ]
+    checked = 0
+    for text in _texts(tmp_path) + odd:
+        for sentence in supersession._SENTENCE.split(supersession.normalise(text)):
+            found = list(supersession._values(sentence))
+            blanked = supersession._blank(sentence, found)
+            for start, end, _, _ in found:
+                slot = supersession._slot(blanked, start, end)
+                assert slot == _plain_slot(blanked, start, end), (sentence, start)
+                checked += 1
+    assert checked > 500  # enough values to tell
