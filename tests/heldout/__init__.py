@@ -6,6 +6,11 @@ without reading memsync/dream, memsync/recall, their tests or bench/, in the wor
 users' teams rather than from memsync's templates. Use it only to measure; if a threshold
 is changed because of a result here, the corpus stops being held out.
 
+The duplicates part is the second of its kind: the first (bilingual, services, webapp) was
+tuned on once its figures were recorded, and is now ``tests/dream/tuning/first_heldout``.
+This one (platform, mobile, dataeng, fintech) was written on 2026-12-04 by a hand that
+read neither the dream's rules nor the first.
+
 Layout (paths relative to this package)::
 
     duplicates/<dir>/             a memory directory (MEMORY.md + topic files) and labels.json:

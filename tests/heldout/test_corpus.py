@@ -422,7 +422,7 @@ def test_the_loader_names_the_label_file_and_key_that_is_wrong(tmp_path: Path) -
     corpus = tmp_path / "broken-corpus"
     corpus.mkdir()
     labels = json.loads(
-        (ROOT / "duplicates" / "webapp" / "labels.json").read_text(encoding="utf-8")
+        (ROOT / "duplicates" / "platform" / "labels.json").read_text(encoding="utf-8")
     )
     del labels["distinct"]
     (corpus / "labels.json").write_text(json.dumps(labels), encoding="utf-8")
