@@ -30,6 +30,7 @@ from memsync.dream.rewording import Shape, Word
 from memsync.dream.vocabulary import (
     DAY_SET,
     DAYS,
+    DENYING,
     GRAMMAR,
     PHRASE_WORDS,
     STOPWORDS,
@@ -74,17 +75,17 @@ _CAMEL_HINT = re.compile(r"[a-z][A-Z]")
 
 
 # "isn't", "doesn't", "can't": a word ending in "n't" denies as "not" does; a word
-# splits it in two, the first ("isn", "doesn") said nowhere else ("can" and "won" are).
-_DENYING = "isn aren wasn weren doesn didn hasn haven hadn shouldn wouldn couldn mustn needn cannot"
+# splits it in two, the first ("isn", "doesn": `DENYING`) said nowhere else ("can" and
+# "won" are).
 _NEGATIVE = re.compile(
     r"\b(?:never|not|no|don't|dont|do not|avoid|without|forbidden|stop|cannot)\b|\Bn't\b"
     r"|[不别勿禁]",
     re.I,
 )
-_NEGATIONS = word_set(f"never not no don dont avoid without forbidden stop {_DENYING} 不 别 勿 禁")
+_NEGATIONS = word_set(f"never not no don dont avoid without forbidden stop {DENYING} 不 别 勿 禁")
 _POSITIVE = re.compile(r"\b(?:always|must|required|only)\b|必须|一律|总是", re.I)
 # The words of `_NEGATIVE` and `_POSITIVE` in ASCII text, but "don't" and "do not".
-_NEGATIVE_WORDS = word_set(f"never not no dont avoid without forbidden stop {_DENYING}")
+_NEGATIVE_WORDS = word_set(f"never not no dont avoid without forbidden stop {DENYING}")
 _POSITIVE_WORDS = word_set("always must required only")
 
 

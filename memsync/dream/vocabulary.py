@@ -180,6 +180,10 @@ SENTENCE_STARTERS = word_set(
 )
 
 
+# What is left of a denial written as a contraction once "n't" is split off, and
+# "cannot" (profiles reads each as a denial; here each is "not").
+DENYING = "isn aren wasn weren doesn didn hasn haven hadn shouldn wouldn couldn mustn needn cannot"
+
 # Words a re-wording swaps for one another, each mapped to one of them (after the
 # stemmer). Only true synonyms in how teams write memories: never a pair like
 # staging/production or weekly/nightly, which are facts.
@@ -225,6 +229,9 @@ _SYNONYM_GROUPS = (
     "limit cap",
     # For the fourth tuning batch: one relation each, whatever part of speech.
     "connect connection connections",
+    # "isn't" is "is not": the word a contraction leaves before "n't" denies as "not"
+    # does ("don", "won" and "can" are words and names of their own).
+    f"not {DENYING}",
 )
 SYNONYMS = {word: group.split()[0] for group in _SYNONYM_GROUPS for word in group.split()}
 

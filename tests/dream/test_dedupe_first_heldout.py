@@ -103,3 +103,20 @@ def test_a_denial_in_a_contraction_said_by_both_still_merges() -> None:
         "The payments cache isn't shared between regions.",
         "The payments cache isn't shared between regions!",
     )
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("The payments cache isn't shared between regions.",
+         "The payments cache is not shared between regions."),
+        ("Staging doesn't run the nightly reindex job.",
+         "Staging does not run the nightly reindex job."),
+        ("The Orders service cannot use Redis for sessions.",
+         "The Orders service can not use Redis for sessions."),
+    ],
+)  # fmt: skip
+def test_a_denial_contracted_on_one_side_only_still_merges(first: str, second: str) -> None:
+    # "isn't" leaves the word "isn" where "is not" has "not": read as "not", the two say
+    # one thing.
+    assert merged("project", first, second)
