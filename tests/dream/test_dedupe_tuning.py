@@ -30,6 +30,16 @@ def merged_pairs(result: EngineResult) -> set[frozenset[str]]:
     return {frozenset(match.groups()) for note in result.notes if (match := _MERGED.match(note))}
 
 
+def merged_together(result: EngineResult) -> set[frozenset[str]]:
+    """Every pair that ended in one file: a group of three merged in two steps gives
+    three pairs, though its notes name two."""
+    groups: list[set[str]] = []
+    for pair in merged_pairs(result):
+        touching = [group for group in groups if group & pair]
+        groups = [group for group in groups if not group & pair] + [set(pair).union(*touching)]
+    return {frozenset((a, b)) for group in groups for a in group for b in group if a < b}
+
+
 def print_by_kind(
     kinds: dict[frozenset[str], str],
     duplicates: set[frozenset[str]],

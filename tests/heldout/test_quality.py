@@ -4,7 +4,6 @@ printed (run with ``-s``) and quoted in the issue's note."""
 
 from __future__ import annotations
 
-import re
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,26 +14,15 @@ from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamContext, EngineResult, Scope
 from memsync.dream.visibility import visible_entries
 from tests.dream.corpus import RecordingProgress
+from tests.dream.test_dedupe_tuning import merged_together
 from tests.heldout import duplicate_corpora, index_corpora, stale_corpora
 
 NOW = datetime(2026, 12, 2, tzinfo=UTC)
-_MERGED = re.compile(r"^merged (\S+) into (\S+) \(")
 
 
 def _dream(root: Path, changed: dict[str, datetime] | None = None) -> EngineResult:
     context = DreamContext(root, Scope.PERSONAL, NOW, changed or {})
     return DeterministicEngine().consolidate(context, RecordingProgress())
-
-
-def _merged_pairs(result: EngineResult) -> set[frozenset[str]]:
-    """Every pair that ended in one file (a group of three gives three pairs)."""
-    into: dict[str, set[str]] = {}
-    for note in result.notes:
-        if match := _MERGED.match(note):
-            into.setdefault(match.group(2), {match.group(2)}).add(match.group(1))
-    return {
-        frozenset((a, b)) for members in into.values() for a in members for b in members if a < b
-    }
 
 
 def test_duplicate_precision_is_1_and_recall_is_reported(tmp_path: Path) -> None:
@@ -44,7 +32,7 @@ def test_duplicate_precision_is_1_and_recall_is_reported(tmp_path: Path) -> None
     for corpus in duplicate_corpora():
         root = tmp_path / corpus.name
         shutil.copytree(corpus.root, root)
-        merged = _merged_pairs(_dream(root))
+        merged = merged_together(_dream(root))
         labelled = corpus.duplicate_pairs()
         true = merged & labelled
         for group in corpus.duplicates:
