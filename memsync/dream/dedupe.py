@@ -114,6 +114,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memsync.dream import readings
+from memsync.dream.additions import split
 from memsync.dream.blocking import candidate_pairs
 from memsync.dream.glossary import translated
 
@@ -133,6 +134,7 @@ from memsync.dream.profiles import content_words as content_words
 from memsync.dream.profiles import facts as facts
 from memsync.dream.profiles import normalise as normalise
 from memsync.dream.rewording import (
+    Word,
     added_where_shared,
     name_added_where_shared,
     names_moved,
@@ -147,6 +149,8 @@ from memsync.dream.rewording import (
 )
 from memsync.dream.vocabulary import (
     COMPONENTS,
+    ENDED,
+    MONTHS,
     ORDER,
     PRIVATIVE,
     QUALIFIERS,
@@ -191,6 +195,9 @@ _RESTRICTING = frozenset(canonical(word) for word in RESTRICTING)
 # saying one after a name the other says bare names no other thing, unlike "worker".
 _GENERIC = frozenset(canonical(word) for word in ("service", "services", "app", "apps"))
 _PRIVATIVE = frozenset(canonical(word) for word in PRIVATIVE)
+_ENDED = frozenset(canonical(word) for word in ENDED)
+_DENIAL = canonical("not")  # "never", "no", "without" and "avoid" too
+_UNTIL_A_DATE = re.compile(rf"\buntil\s+(?:\d+(?:[./-]\d+)*|q[1-4]\b|(?:{'|'.join(MONTHS)})\b)", re.I)
 _STARTERS = frozenset(stem(word) for word in SENTENCE_STARTERS) | frozenset(
     canonical(word) for word in SENTENCE_STARTERS
 )
@@ -346,14 +353,70 @@ def duplicate_reason(
         return "the same text"
     # Every test below must pass; the costliest (facts, word order) come last.
     shared = len(one.words & other.words)
-    if not _worded_close(shared, len(one.words), len(other.words), conservative):
-        return None if conservative else _facts_reason(one, other, shared)
-    resemblance = shared / (len(one.words) + len(other.words) - shared)  # the union's size
-    containment = shared / min(len(one.words), len(other.words))
     if conservative:
+        if not _worded_close(shared, len(one.words), len(other.words), conservative):
+            return None
+        resemblance = shared / (len(one.words) + len(other.words) - shared)  # the union's size
         alike = one.facts == other.facts
         return f"{resemblance:.0%} alike" if alike and not _swapped(one, other) else None
+    return _judged(one, other, shared) or _restated_and_added(one, other, shared)
+
+
+def _judged(one: Profile, other: Profile, shared: int) -> str | None:
+    """Why two memories, judged whole, are duplicates (in a personal dream): by their
+    words or by their facts."""
+    if one.exact == other.exact:
+        return "the same text"
+    if not _worded_close(shared, len(one.words), len(other.words), False):
+        return _facts_reason(one, other, shared)
+    resemblance = shared / (len(one.words) + len(other.words) - shared)  # the union's size
+    containment = shared / min(len(one.words), len(other.words))
     return _worded_reason(one, other, resemblance, containment) or _facts_reason(one, other, shared)
+
+
+def _restated_and_added(one: Profile, other: Profile, shared: int) -> str | None:
+    """Why a memory that restates the other in a few words of its own and adds sentences
+    (`memsync.dream.additions`) is its duplicate, or None (see the module's docstring,
+    "restated and added to")."""
+    shorter, longer = sorted((one, other), key=lambda p: (len(p.words), p.exact))
+    if len(shorter.words) < MIN_SHARED_WORDS_CONTAINED:
+        return None
+    if not _worded_close(shared, len(shorter.words), len(longer.words), False):
+        return None
+    new = set(longer.words - shorter.words)
+    if _ends(shorter, longer, new) or _unread(new) or not _facts_within(shorter, longer):
+        return None
+    parts = split(shorter, longer)
+    if parts is None or not _facts_within(shorter, parts.restated):
+        return None  # a fact of the shorter is said only beside what the longer adds
+    restated, added = parts.restated, parts.added
+    if _said_again(shorter, added):
+        return None  # an added sentence says again, or otherwise, what the shorter says
+    if (
+        _takes_away(shorter, added, new - {_DENIAL})
+        or _narrowed(shorter, added, new)
+        or _swapped(shorter, longer)
+        or _judged(shorter, restated, len(shorter.words & restated.words)) is None
+    ):
+        return None
+    return "one restates the other and adds sentences of its own"
+
+
+def _said_again(shorter: Profile, added: Profile) -> bool:
+    """Whether a clause of sentences a memory adds to `shorter` says a word `shorter`
+    says (`memsync.dream.rewording.new_clauses`), other than the names it repeats alone
+    ("`docker run -p 8214:8214`" for "port 8214"): it then says again, or otherwise,
+    what `shorter` says, and a denial or a name in it may change it."""
+    fresh = new_clauses(added.shape, shorter.words)
+    known = shorter.words
+    said: dict[int, list[Word]] = defaultdict(list)
+    for word in added.shape.words:
+        if word.clause not in fresh and word.meaningful:
+            said[word.clause].append(word)
+    return any(
+        clause in added.shape.negative or not all(w.name and w.text in known for w in words)
+        for clause, words in said.items()
+    )
 
 
 def _worded_reason(
@@ -380,6 +443,7 @@ def _worded_reason(
         or replaces_something(smaller.shape, larger.shape, added)
         or not _QUALIFIERS.isdisjoint(added_where_shared(smaller.shape, larger.shape, added))
         or _narrowed(smaller, larger, added)
+        or _ends(smaller, larger, added)
     ):
         return None
     if _swapped(one, other):
@@ -442,6 +506,8 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         return None  # one takes away what the other grants
     if _unread(only_one) or _unread(only_other):
         return None  # Chinese the glossary does not read may say "formerly", "no longer"
+    if _ends(one, other, only_one | only_other):
+        return None  # "formerly", "no longer": one ends what the other says
     added_facts = not _facts_within(larger, smaller)
     # The same facts both ways, enough of them to pin a whole memory down: what each
     # says around them is the writer's own, and a word of one in the place of a word of
@@ -571,6 +637,21 @@ def _takes_away(smaller: Profile, larger: Profile, added: set[str]) -> bool:
     taking = {word.sentence for word in words if word.text in privative}
     known = smaller.words
     return any(word.sentence in taking and word.text in known for word in words)
+
+
+def _ends(one: Profile, other: Profile, only: set[str]) -> bool:
+    """Whether, of two memories saying `only` one side alone, one says that what the
+    other says held once and holds no more: a word of `ENDED` ("formerly", "no
+    longer") or "until" a date ("until March", "until 2026") one side alone says."""
+    if not _ENDED.isdisjoint(only):
+        return True
+    if "until" not in one.text.casefold() and "until" not in other.text.casefold():
+        return False
+    return _until_a_date(one) != _until_a_date(other)
+
+
+def _until_a_date(memory: Profile) -> set[str]:
+    return {match.group(0).casefold() for match in _UNTIL_A_DATE.finditer(memory.text)}
 
 
 def _unread(words: set[str]) -> bool:
