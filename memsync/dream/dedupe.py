@@ -378,11 +378,17 @@ def _restated_and_added(one: Profile, other: Profile, shared: int) -> str | None
     """Why a memory that restates the other in a few words of its own and adds sentences
     (`memsync.dream.additions`) is its duplicate, or None (see the module's docstring,
     "restated and added to")."""
-    shorter, longer = sorted((one, other), key=lambda p: (len(p.words), p.exact))
+    ordered = (len(one.words), one.exact) <= (len(other.words), other.exact)
+    shorter, longer = (one, other) if ordered else (other, one)
     if len(shorter.words) < MIN_SHARED_WORDS_CONTAINED:
+        return None
+    # Nearly all the shorter's words in the longer, which adds more than a re-wording.
+    if len(longer.words) - shared <= MAX_RECONCILED:
         return None
     if not _worded_close(shared, len(shorter.words), len(longer.words), False):
         return None
+    if shorter.capitalised - longer.words:
+        return None  # a name of the shorter the longer never says (a cheap look first)
     new = set(longer.words - shorter.words)
     if _ends(shorter, longer, new) or _unread(new) or not _facts_within(shorter, longer):
         return None
@@ -392,8 +398,14 @@ def _restated_and_added(one: Profile, other: Profile, shared: int) -> str | None
     restated, added = parts.restated, parts.added
     if _said_again(shorter, added):
         return None  # an added sentence says again, or otherwise, what the shorter says
+    # A qualifier or a kind of component added says which thing the rest is about,
+    # unless said beside a name of its own ("Traces are in Tempo under service …").
+    told = _QUALIFIERS_AND_COMPONENTS.intersection(new)
+    if told - _said_with_a_new_name(added, shorter, told):
+        return None
     if (
-        _takes_away(shorter, added, new - {_DENIAL})
+        _subject_added(shorter, added)
+        or _takes_away(shorter, added, new - {_DENIAL})
         or _narrowed(shorter, added, new)
         or _swapped(shorter, longer)
         or _judged(shorter, restated, len(shorter.words & restated.words)) is None
