@@ -75,6 +75,25 @@ sentences naming something the other never says ("Traces are in Tempo under serv
 heron-api") is part of a fact added; and a common word misspelt where a sentence
 starts ("Deploymnets …") is no fact.
 
+**Restated and added to** (written for the seventh batch, ``tests/dream/tuning/
+supersets.py``): a memory that says the other again in a few words of its own and adds
+sentences (a ``**Why:**`` and a ``**How to apply:**`` line, a denial said in passing,
+a command) is its duplicate (`_restated_and_added`) when its sentences restating the
+other (`memsync.dream.additions`) are the other's duplicate, judged as above, and hold
+every fact of it, and what it adds changes nothing the other says: every clause added
+is new (`rewording.new_clauses`: none of its words, or at most a third of four or more,
+are the other's) or, no denial, repeats names of the other alone (the port in
+"`docker run -p 8214:8214`"); no word that takes away ("except", "skip") is said in a
+sentence sharing words with the other, no qualifier in a sentence that restricts, and
+no qualifier or kind of component is added beside no name of its own ("The worker
+behind it is slow"), nor a subject ("Used by the Reviews API"). A denial or a fact
+said only in new clauses is an addition, not a contradiction. The shorter has
+`MIN_SHARED_WORDS_CONTAINED` words at least, lacks at most `MAX_RECONCILED` of them in
+the longer, and the longer adds more than that. Whichever judge reads them, a word
+that ends what the other says, one side alone saying it (`vocabulary.ENDED`:
+"formerly", "no longer", and "until" a date: "until March", "until 2026"), refuses;
+and "How to apply", Claude Code's label, restricts nothing.
+
 Before any of this, phrases a re-wording uses for one word become that word
 (`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
 Spanish, German and French words of the glossary are read in English
@@ -197,7 +216,9 @@ _GENERIC = frozenset(canonical(word) for word in ("service", "services", "app", 
 _PRIVATIVE = frozenset(canonical(word) for word in PRIVATIVE)
 _ENDED = frozenset(canonical(word) for word in ENDED)
 _DENIAL = canonical("not")  # "never", "no", "without" and "avoid" too
-_UNTIL_A_DATE = re.compile(rf"\buntil\s+(?:\d+(?:[./-]\d+)*|q[1-4]\b|(?:{'|'.join(MONTHS)})\b)", re.I)
+_UNTIL_A_DATE = re.compile(
+    rf"\buntil\s+(?:\d+(?:[./-]\d+)*|q[1-4]\b|(?:{'|'.join(MONTHS)})\b)", re.I
+)
 _STARTERS = frozenset(stem(word) for word in SENTENCE_STARTERS) | frozenset(
     canonical(word) for word in SENTENCE_STARTERS
 )
@@ -405,6 +426,8 @@ def _restated_and_added(one: Profile, other: Profile, shared: int) -> str | None
         return None
     if (
         _subject_added(shorter, added)
+        # A denial in a clause added is one of the additions (`_said_again` saw its
+        # clauses); "except" or "skip" in a sentence sharing words takes away.
         or _takes_away(shorter, added, new - {_DENIAL})
         or _narrowed(shorter, added, new)
         or _swapped(shorter, longer)

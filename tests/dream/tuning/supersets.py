@@ -285,7 +285,6 @@ RESTATED: list[tuple[str, str, str]] = [
 KINDS: dict[tuple[str, str, str], str] = dict.fromkeys(SUPERSETS, "superset") | dict.fromkeys(
     RESTATED, "superset restated"
 )
-DUPLICATES: list[tuple[str, str, str]] = list(KINDS)
 
 # The same memories "added to" with a fact changed or taken back: none may merge.
 LOOKALIKES: list[tuple[str, str, str]] = [
@@ -437,16 +436,8 @@ LOOKALIKES += [
 
 
 def write_corpus(root: Path, now: datetime | None = None) -> TuningCorpus:
-    """The pairs as a memory directory, among the first batch's fillers and the fourth
-    batch's directory of services (`tests.dream.tuning.write_pairs`)."""
-    from tests.dream.tuning import FILLERS, rewritten, write_pairs
+    """The pairs as a memory directory, as the fifth batch's are
+    (`tests.dream.tuning.paraphrased.write_among_services`)."""
+    from tests.dream.tuning import paraphrased
 
-    return write_pairs(
-        root,
-        duplicates=DUPLICATES,
-        kinds=KINDS,
-        lookalikes=LOOKALIKES,
-        fillers=FILLERS + rewritten.DIRECTORY,
-        bare={BARE: "note"},
-        now=now,
-    )
+    return paraphrased.write_among_services(root, KINDS, LOOKALIKES, BARE, now)
