@@ -91,8 +91,11 @@ said only in new clauses is an addition, not a contradiction. The shorter has
 `MIN_SHARED_WORDS_CONTAINED` words at least, lacks at most `MAX_RECONCILED` of them in
 the longer, and the longer adds more than that. Whichever judge reads them, a word
 that ends what the other says, one side alone saying it (`vocabulary.ENDED`:
-"formerly", "no longer", and "until" a date: "until March", "until 2026"), refuses;
-and "How to apply", Claude Code's label, restricts nothing.
+"formerly", "no longer", "obsolete", and "until" a date: "until March", "until 2026"),
+refuses, and so does a clause of its own that denies, takes away or restricts with one
+thing of its own at most to say it of ("Not this month.", "Except in December.",
+"Ignore this note.": `_denies_the_rest`); "How to apply", Claude Code's label,
+restricts nothing.
 
 Before any of this, phrases a re-wording uses for one word become that word
 (`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
@@ -216,6 +219,8 @@ _GENERIC = frozenset(canonical(word) for word in ("service", "services", "app", 
 _PRIVATIVE = frozenset(canonical(word) for word in PRIVATIVE)
 _ENDED = frozenset(canonical(word) for word in ENDED)
 _DENIAL = canonical("not")  # "never", "no", "without" and "avoid" too
+# Words that deny, take away, restrict or end what a sentence says (`_denies_the_rest`).
+_MARKING = _PRIVATIVE | _RESTRICTING | _ENDED | {_DENIAL}
 _UNTIL_A_DATE = re.compile(
     rf"\buntil\s+(?:\d+(?:[./-]\d+)*|q[1-4]\b|(?:{'|'.join(MONTHS)})\b)", re.I
 )
@@ -430,6 +435,7 @@ def _restated_and_added(one: Profile, other: Profile, shared: int) -> str | None
         # clauses); "except" or "skip" in a sentence sharing words takes away.
         or _takes_away(shorter, added, new - {_DENIAL})
         or _narrowed(shorter, added, new)
+        or _denies_the_rest(shorter, added)
         or _swapped(shorter, longer)
         or _judged(shorter, restated, len(shorter.words & restated.words)) is None
     ):
@@ -479,6 +485,7 @@ def _worded_reason(
         or not _QUALIFIERS.isdisjoint(added_where_shared(smaller.shape, larger.shape, added))
         or _narrowed(smaller, larger, added)
         or _ends(smaller, larger, added)
+        or _denies_the_rest(smaller, larger)
     ):
         return None
     if _swapped(one, other):
@@ -539,6 +546,8 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         return None  # one says which service, the other may be about another
     if _takes_away(other, one, only_one) or _takes_away(one, other, only_other):
         return None  # one takes away what the other grants
+    if _denies_the_rest(one, other) or _denies_the_rest(other, one):
+        return None  # "Not this month.", "Except in December."
     if _unread(only_one) or _unread(only_other):
         return None  # Chinese the glossary does not read may say "formerly", "no longer"
     if _ends(one, other, only_one | only_other):
@@ -672,6 +681,28 @@ def _takes_away(smaller: Profile, larger: Profile, added: set[str]) -> bool:
     taking = {word.sentence for word in words if word.text in privative}
     known = smaller.words
     return any(word.sentence in taking and word.text in known for word in words)
+
+
+def _denies_the_rest(smaller: Profile, larger: Profile) -> bool:
+    """Whether `larger` denies, takes away or restricts in a clause of its own that says
+    one thing of its own at most, a word or names ("Not this month.", "Except in
+    December.", "Not 2026-09.", "Ignore this note."): with nothing of its own to deny,
+    it denies or narrows what `smaller` says. "She is not familiar with Kubernetes" and
+    "we never store passwords" deny a fact of their own."""
+    shape = larger.shape
+    fresh = new_clauses(shape, smaller.words)
+    said: dict[int, set[Word]] = {clause: set() for clause in fresh & shape.negative}
+    for word in shape.words:
+        if word.clause in fresh and (word.meaningful or word.text in FILLER_WORDS):
+            said.setdefault(word.clause, set()).add(word)
+    for clause, words in said.items():
+        texts = {word.text for word in words}
+        if clause not in shape.negative and _MARKING.isdisjoint(texts):
+            continue
+        own = [word for word in words if word.text not in _MARKING]
+        if len({word.text for word in own if not word.name}) + any(w.name for w in own) <= 1:
+            return True
+    return False
 
 
 def _ends(one: Profile, other: Profile, only: set[str]) -> bool:

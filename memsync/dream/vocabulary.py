@@ -110,10 +110,10 @@ RESTRICTING = word_set("only exclusively solely apply applies hold holds")
 
 
 # Words that say a statement held once and holds no more ("no longer", "formerly",
-# "previously", "not anymore"): one side saying one alone ends what the other says,
+# "previously", "not anymore", "obsolete"): one side saying one alone ends what the other says,
 # however alike the rest, wherever it says it. So does "until" before a date ("until
 # March", "until 2026"), not before a day or an event ("they wait until Monday").
-ENDED = word_set("longer anymore formerly former previously")
+ENDED = word_set("longer anymore formerly former previously obsolete outdated superseded")
 
 
 # Kinds of component: after a name they make another thing of it ("Ledger" and the

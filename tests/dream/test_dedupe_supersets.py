@@ -74,3 +74,13 @@ def test_until_an_event_or_a_day_ends_nothing() -> None:
 def test_how_to_apply_is_a_label_that_restricts_nothing() -> None:
     # "apply" restricts ("This applies to staging only"); Claude Code's label does not.
     assert merged("feedback", *pair_of("feedback", supersets.SUPERSETS, supersets.PLOVER_E2E))
+
+
+@pytest.mark.parametrize(
+    "added", ["Not this month.", "Except in December.", "Ignore this note.", "Do not rely on it."]
+)
+def test_a_denial_with_nothing_of_its_own_to_deny_is_not_merged(added: str) -> None:
+    # A clause of its own, it denies or narrows what the other says.
+    assert not merged("project", supersets.FREEZE, f"{supersets.FREEZE} {added}")
+    restated = "Production deploys stop on Fridays at 16:00 CET."
+    assert not merged("project", supersets.FREEZE, f"{restated}\n\n{added}")

@@ -326,6 +326,12 @@ LOOKALIKES: list[tuple[str, str, str]] = [
      "Failed Avocet jobs are retried automatically.",
      "Failed Avocet jobs are not retried automatically. They stay in the failed registry "
      "for 7 days; requeue them with `rq requeue`."),
+    # a sentence of its own that has nothing of its own to deny, take away or end
+    ("project", FREEZE, FREEZE + " Not this month."),
+    ("project", STAGING_RESET, STAGING_RESET + " Except in December."),
+    ("reference", CUST_REQUESTS, CUST_REQUESTS + "\n\nIgnore this note."),
+    ("project", LARK_PORT, LARK_PORT + " Obsolete."),
+    ("feedback", PR_TEXT, PR_TEXT + "\n\n**Why:** this no longer applies."),
     # the repeated part names another number, day, owner, channel, version or place
     ("project", LARK_PORT,
      "The Lark API listens on port 9443, behind the internal load balancer. Health checks "
