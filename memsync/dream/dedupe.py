@@ -94,8 +94,8 @@ that ends what the other says, one side alone saying it (`vocabulary.ENDED`:
 "formerly", "no longer", "obsolete", and "until" a date: "until March", "until 2026"),
 refuses, and so does a clause of its own that denies, takes away or restricts with one
 thing of its own at most to say it of ("Not this month.", "Except in December.",
-"Ignore this note.": `_denies_the_rest`); "How to apply", Claude Code's label,
-restricts nothing.
+"Ignore this note.": `memsync.dream.additions.denies_the_rest`); "How to apply",
+Claude Code's label, restricts nothing.
 
 Before any of this, phrases a re-wording uses for one word become that word
 (`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
@@ -136,7 +136,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memsync.dream import readings
-from memsync.dream.additions import split
+from memsync.dream.additions import DENIAL, denies_the_rest, said_again, split
 from memsync.dream.blocking import candidate_pairs
 from memsync.dream.glossary import translated
 
@@ -156,7 +156,6 @@ from memsync.dream.profiles import content_words as content_words
 from memsync.dream.profiles import facts as facts
 from memsync.dream.profiles import normalise as normalise
 from memsync.dream.rewording import (
-    Word,
     added_where_shared,
     name_added_where_shared,
     names_moved,
@@ -218,9 +217,6 @@ _RESTRICTING = frozenset(canonical(word) for word in RESTRICTING)
 _GENERIC = frozenset(canonical(word) for word in ("service", "services", "app", "apps"))
 _PRIVATIVE = frozenset(canonical(word) for word in PRIVATIVE)
 _ENDED = frozenset(canonical(word) for word in ENDED)
-_DENIAL = canonical("not")  # "never", "no", "without" and "avoid" too
-# Words that deny, take away, restrict or end what a sentence says (`_denies_the_rest`).
-_MARKING = _PRIVATIVE | _RESTRICTING | _ENDED | {_DENIAL}
 _UNTIL_A_DATE = re.compile(
     rf"\buntil\s+(?:\d+(?:[./-]\d+)*|q[1-4]\b|(?:{'|'.join(MONTHS)})\b)", re.I
 )
@@ -422,7 +418,7 @@ def _restated_and_added(one: Profile, other: Profile, shared: int) -> str | None
     if parts is None or not _facts_within(shorter, parts.restated):
         return None  # a fact of the shorter is said only beside what the longer adds
     restated, added = parts.restated, parts.added
-    if _said_again(shorter, added):
+    if said_again(shorter, added):
         return None  # an added sentence says again, or otherwise, what the shorter says
     # A qualifier or a kind of component added says which thing the rest is about,
     # unless said beside a name of its own ("Traces are in Tempo under service …").
@@ -431,33 +427,16 @@ def _restated_and_added(one: Profile, other: Profile, shared: int) -> str | None
         return None
     if (
         _subject_added(shorter, added)
-        # A denial in a clause added is one of the additions (`_said_again` saw its
+        # A denial in a clause added is one of the additions (`said_again` saw its
         # clauses); "except" or "skip" in a sentence sharing words takes away.
-        or _takes_away(shorter, added, new - {_DENIAL})
+        or _takes_away(shorter, added, new - {DENIAL})
         or _narrowed(shorter, added, new)
-        or _denies_the_rest(shorter, added)
+        or denies_the_rest(shorter, added)
         or _swapped(shorter, longer)
         or _judged(shorter, restated, len(shorter.words & restated.words)) is None
     ):
         return None
     return "one restates the other and adds sentences of its own"
-
-
-def _said_again(shorter: Profile, added: Profile) -> bool:
-    """Whether a clause of sentences a memory adds to `shorter` says a word `shorter`
-    says (`memsync.dream.rewording.new_clauses`), other than the names it repeats alone
-    ("`docker run -p 8214:8214`" for "port 8214"): it then says again, or otherwise,
-    what `shorter` says, and a denial or a name in it may change it."""
-    fresh = new_clauses(added.shape, shorter.words)
-    known = shorter.words
-    said: dict[int, list[Word]] = defaultdict(list)
-    for word in added.shape.words:
-        if word.clause not in fresh and word.meaningful:
-            said[word.clause].append(word)
-    return any(
-        clause in added.shape.negative or not all(w.name and w.text in known for w in words)
-        for clause, words in said.items()
-    )
 
 
 def _worded_reason(
@@ -485,7 +464,7 @@ def _worded_reason(
         or not _QUALIFIERS.isdisjoint(added_where_shared(smaller.shape, larger.shape, added))
         or _narrowed(smaller, larger, added)
         or _ends(smaller, larger, added)
-        or _denies_the_rest(smaller, larger)
+        or denies_the_rest(smaller, larger)
     ):
         return None
     if _swapped(one, other):
@@ -546,7 +525,7 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         return None  # one says which service, the other may be about another
     if _takes_away(other, one, only_one) or _takes_away(one, other, only_other):
         return None  # one takes away what the other grants
-    if _denies_the_rest(one, other) or _denies_the_rest(other, one):
+    if denies_the_rest(one, other) or denies_the_rest(other, one):
         return None  # "Not this month.", "Except in December."
     if _unread(only_one) or _unread(only_other):
         return None  # Chinese the glossary does not read may say "formerly", "no longer"
@@ -681,28 +660,6 @@ def _takes_away(smaller: Profile, larger: Profile, added: set[str]) -> bool:
     taking = {word.sentence for word in words if word.text in privative}
     known = smaller.words
     return any(word.sentence in taking and word.text in known for word in words)
-
-
-def _denies_the_rest(smaller: Profile, larger: Profile) -> bool:
-    """Whether `larger` denies, takes away or restricts in a clause of its own that says
-    one thing of its own at most, a word or names ("Not this month.", "Except in
-    December.", "Not 2026-09.", "Ignore this note."): with nothing of its own to deny,
-    it denies or narrows what `smaller` says. "She is not familiar with Kubernetes" and
-    "we never store passwords" deny a fact of their own."""
-    shape = larger.shape
-    fresh = new_clauses(shape, smaller.words)
-    said: dict[int, set[Word]] = {clause: set() for clause in fresh & shape.negative}
-    for word in shape.words:
-        if word.clause in fresh and (word.meaningful or word.text in FILLER_WORDS):
-            said.setdefault(word.clause, set()).add(word)
-    for clause, words in said.items():
-        texts = {word.text for word in words}
-        if clause not in shape.negative and _MARKING.isdisjoint(texts):
-            continue
-        own = [word for word in words if word.text not in _MARKING]
-        if len({word.text for word in own if not word.name}) + any(w.name for w in own) <= 1:
-            return True
-    return False
 
 
 def _ends(one: Profile, other: Profile, only: set[str]) -> bool:

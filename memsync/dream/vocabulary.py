@@ -37,7 +37,7 @@ DAYS = [
     "december",
 ]
 DAY_SET = frozenset(DAYS)
-MONTHS = DAYS[7:]
+MONTHS = DAYS[7:]  # the days of the week first
 # Words that carry no fact: articles, pronouns, auxiliaries, and the verbs a
 # re-wording swaps for one another.
 STOPWORDS = word_set(
@@ -110,9 +110,10 @@ RESTRICTING = word_set("only exclusively solely apply applies hold holds")
 
 
 # Words that say a statement held once and holds no more ("no longer", "formerly",
-# "previously", "not anymore", "obsolete"): one side saying one alone ends what the other says,
-# however alike the rest, wherever it says it. So does "until" before a date ("until
-# March", "until 2026"), not before a day or an event ("they wait until Monday").
+# "previously", "not anymore", "obsolete"): one side saying one alone ends what the
+# other says, however alike the rest, wherever it says it. So does "until" before a
+# date ("until March", "until 2026"), not before a day or an event ("they wait until
+# Monday"): `memsync.dream.dedupe` reads those.
 ENDED = word_set("longer anymore formerly former previously obsolete outdated superseded")
 
 
