@@ -16,8 +16,8 @@ A memory's version conflicts when it agrees with no declaration of that tool, co
 the memory's precision: "Python 3.11" agrees with 3.11.4, and a lower bound ``>=20.11``
 agrees with "Node 20" and "Node 22" but not "Node 18". When unsure, nothing is flagged: a
 mention that looks back or away ("upgraded from Node 16", "never Python 2", "以前用
-Postgres 14") is no claim about now, and a memory that also names an agreeing version of
-the tool is not flagged.
+Postgres 14") or ahead ("we plan to move to Postgres 18") is no claim about now, and a
+memory that also names an agreeing version of the tool is not flagged.
 """
 
 from __future__ import annotations
@@ -70,7 +70,16 @@ _LOOKS_AWAY = anywhere(
     r"deprecat\w*",
     r"removed",
     r"eol",
-    chinese="以前|之前|曾|旧|不|别|禁止|升级|迁移|弃用",
+    # A version planned or weighed is no claim about now either ("we plan to move to
+    # Postgres 18", "will need Node 24").
+    r"plan\w*",
+    r"will",
+    r"going to",
+    r"want to",
+    r"consider\w*",
+    r"evaluat\w*",
+    r"eventually",
+    chinese="以前|之前|曾|旧|不|别|禁止|升级|迁移|弃用|计划|打算|将",
 )
 _CLAUSE_END = re.compile(r"[.;!?]\s|\n|[。；！？]")
 _VERSION = re.compile(r"\d+(?:\.\d+){0,2}")

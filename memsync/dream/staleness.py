@@ -75,6 +75,12 @@ from memsync.dream.supersession import Claims, Written, claims, replacement
 from memsync.memory import MemoryFile
 
 _SKIPPED_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "dist"})
+# Folders a build, an install or a tool writes: a path through one ("web/dist/",
+# "coverage/index.html") may be there after a build and never be checked in.
+_BUILT_DIRS = _SKIPPED_DIRS | frozenset({
+    "build", "coverage", "htmlcov", ".next", ".nuxt", "out", "target", ".pytest_cache",
+    ".mypy_cache", ".ruff_cache", ".tox", "site-packages",
+})  # fmt: skip
 _CODE_SUFFIXES = frozenset({
     ".py", ".pyi", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".go", ".rs", ".java", ".kt",
     ".kts", ".swift", ".rb", ".php", ".cs", ".c", ".h", ".cc", ".cpp", ".hpp", ".scala", ".sh",
@@ -101,7 +107,18 @@ _SHELL_WORDS = frozenset({
     "local", "printf", "readonly", "return", "shift", "source", "typeset", "ulimit", "umask",
     "unset", "docker", "python", "python3", "kubectl", "terraform",
 })  # fmt: skip
-_MAKE = re.compile(r"\bmake\s+([A-Za-z_][\w.-]*)")
+# "make" is an English verb too ("make sure", "make targets"): in prose a target counts
+# only after a word that runs it ("run make lint", "with make release"); in backticks and
+# code blocks, at the start of a command.
+_MAKE = re.compile(
+    r"\b(?:run|runs|running|with|via|using|use|call|type)\s+make\s+([A-Za-z_][\w.-]*)",
+    re.IGNORECASE,
+)
+_MAKE_COMMAND = re.compile(r"^make\s+([A-Za-z_][\w.-]*)")
+# Lines of a fenced code block: commands, as a span in backticks is one.
+_FENCED = re.compile(r"^\s*```[^\n]*\n(.*?)^\s*```", re.MULTILINE | re.DOTALL)
+_COMMAND_BREAK = re.compile(r"\s*(?:&&|\|\||;|\|)\s*")
+_PROMPT = re.compile(r"^(?:\$|>|%)\s+")
 _MAKE_TARGET = re.compile(r"^([A-Za-z_][\w.-]*)\s*:(?!=)", re.MULTILINE)
 _IDENT = re.compile(r"[A-Za-z_]\w+")
 _SYMBOL = re.compile(
@@ -111,6 +128,9 @@ _SYMBOL = re.compile(
     r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"  # UPPER_SNAKE
     r"|[A-Za-z_]\w*\(\))$"  # call()
 )
+# A call with arguments in backticks cites the function: `sync_customers(since)`,
+# `client.fetch_page(cursor, 200)`.
+_CALL = re.compile(r"^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\([^()`]*\)$")
 # Outside backticks, a symbol is one written as a call or called a function, method or
 # class ("parse_invoice()", "the compute_total function", "class InvoiceParser"); its
 # spelling must still be a symbol's (`_SYMBOL`): "print()" and "the main function" are not.
@@ -169,6 +189,25 @@ class CodeCheckout:
     @cached_property
     def basenames(self) -> frozenset[str]:
         return frozenset(path.rsplit("/", 1)[-1] for path in self.paths)
+
+    @cached_property
+    def tails(self) -> frozenset[str]:
+        """Every path less one or more of its first folders: what a memory cites when it
+        names a path from inside a sub-project ("in web/, `scripts/icons.mjs`")."""
+        return frozenset(
+            path.split("/", depth)[-1]
+            for path in self.paths
+            for depth in range(1, path.count("/") + 1)
+        )
+
+    @cached_property
+    def where(self) -> dict[str, list[str]]:
+        """File name → the paths of the checkout's files of that name."""
+        self.paths  # noqa: B018 - walks the tree once, filling _files
+        found: dict[str, list[str]] = {}
+        for relative in self._files:
+            found.setdefault(relative.rsplit("/", 1)[-1], []).append(relative)
+        return found
 
     @cached_property
     def identifiers(self) -> frozenset[str]:
@@ -287,8 +326,7 @@ def code_evidence(text: str, code: CodeCheckout) -> tuple[str, str] | None:
     declares otherwise."""
     missing = _missing_from(text, code)
     if missing is not None:
-        kind, cited = missing
-        return kind, f"cites {cited}, which the code checkout no longer has"
+        return missing
     conflict = version_conflict(text, code.versions) or dependency_conflict(text, code.dependencies)
     if conflict is not None:
         return "version", conflict
@@ -297,41 +335,108 @@ def code_evidence(text: str, code: CodeCheckout) -> tuple[str, str] | None:
 
 
 def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
-    """(kind, what is missing) for the first thing `text` cites that the checkout lacks,
-    in a sentence about now: "We used to run `make migrate`" cites the past on purpose."""
+    """(kind, why) for the first thing `text` cites that the checkout lacks, in a
+    sentence about now: "We used to run `make migrate`" cites the past on purpose."""
     text = _about_now(text)
     ticked = _BACKTICKED.findall(text)
+    commands = [*ticked, *_code_lines(text)]
     for cited in _cited_paths(text, ticked):
         candidate = cited.rstrip(".,;:!?)-")  # the end of a sentence is not the path's
         path = candidate.removeprefix("./").rstrip("/")
-        if "/" in path:
-            if path.split("/", 1)[0] in code.top_level and path not in code.paths:
-                return "path", candidate
-        elif _is_file_name(path) and path not in code.basenames:
-            return "path", candidate  # a bare folder ("dist/") may be built, not checked in
-    scripts = code.npm_scripts
-    if scripts is not None:
-        for manager, name in _package_scripts(text, ticked):
-            if name not in scripts:
-                return "npm-script", f"{manager} {name}"
-    renamed = _renamed_command(ticked, code.console_scripts)
-    if renamed is not None:
-        return "console-script", renamed
-    targets = code.make_targets
-    if targets is not None:
-        for name in _MAKE.findall(text):
-            if name not in targets:
-                return "make-target", f"make {name}"
+        missing = _missing_path(path, code)
+        if missing is not None:
+            return "path", f"cites {candidate}, which the code checkout {missing}"
+    gone = _missing_command(text, commands, code)
+    if gone is not None:
+        return gone[0], f"cites {gone[1]}, which the code checkout no longer has"
     if not code.read_code:
         return None
-    symbols = [t.strip() for t in ticked if _SYMBOL.match(t.strip())]
+    symbols = [name for t in ticked if (name := _cited_symbol(t.strip()))]
     bare = _BACKTICKED.sub(" ", text)
     symbols += _ENV.findall(bare)
     named = (found.group(found.lastindex or 0) for found in _BARE_SYMBOL.finditer(bare))
     symbols += [name for name in named if _SYMBOL.match(name)]
     for symbol in symbols:
-        if symbol.removesuffix("()") not in code.identifiers:
-            return "symbol", symbol
+        name = symbol.removesuffix("()")
+        if name not in code.identifiers:
+            return "symbol", f"cites {symbol}, which the code checkout no longer has"
+    return None
+
+
+def _missing_path(path: str, code: CodeCheckout) -> str | None:
+    """How the checkout lacks `path` ("no longer has", "has at ops/x.py"), or None when
+    it has it or cannot tell.
+
+    A path counts when its first folder is the checkout's and it is neither there nor
+    the tail of a path there (cited from inside a sub-project: `scripts/icons.mjs` for
+    ``web/scripts/icons.mjs``); a bare file name when it has an extension (a bare folder,
+    "dist/", may be built); a path through a folder a build writes never. A path whose
+    first folder the checkout lacks counts when its file, of a name of two words or
+    more (``rotate_keys.py``), is in the checkout once, elsewhere: the file moved.
+    """
+    parts = path.split("/")
+    if any(part in _BUILT_DIRS for part in parts[:-1]) or parts[-1] in _BUILT_DIRS:
+        return None
+    if len(parts) == 1:
+        return "no longer has" if _is_file_name(path) and path not in code.basenames else None
+    if path in code.paths or path in code.tails:
+        return None
+    if parts[0] in code.top_level:
+        return "no longer has"
+    name = parts[-1]
+    elsewhere = code.where.get(name, [])
+    if _is_file_name(name) and _TWO_WORDS.search(name.rsplit(".", 1)[0]) and len(elsewhere) == 1:
+        return f"has at {elsewhere[0]}"
+    return None
+
+
+# A name of two words or more: ``rotate_keys``, ``generate-icons``, ``seedDemo``.
+_TWO_WORDS = re.compile(r"[A-Za-z0-9][_-][A-Za-z0-9]|[a-z][A-Z]")
+
+
+def _missing_command(text: str, commands: list[str], code: CodeCheckout) -> tuple[str, str] | None:
+    """(kind, the command) for the first package script, console script or Makefile
+    target `text` runs that the checkout does not declare."""
+    scripts = code.npm_scripts
+    if scripts is not None:
+        for manager, name in _package_scripts(text, commands):
+            if name not in scripts:
+                return "npm-script", f"{manager} {name}"
+    renamed = _renamed_command(commands, code.console_scripts)
+    if renamed is not None:
+        return "console-script", renamed
+    targets = code.make_targets
+    if targets is not None:
+        ran = _MAKE.findall(text)
+        ran += [found.group(1) for c in commands if (found := _MAKE_COMMAND.match(c.strip()))]
+        for name in ran:
+            if name not in targets:
+                return "make-target", f"make {name}"
+    return None
+
+
+def _code_lines(text: str) -> list[str]:
+    """The commands of `text`'s fenced code blocks, one a line, each of a line's
+    commands apart (``cd web && pnpm test:watch``), less a prompt (``$ ``)."""
+    if "```" not in text:
+        return []
+    return [
+        _PROMPT.sub("", command)
+        for block in _FENCED.findall(text)
+        for line in block.splitlines()
+        for command in _COMMAND_BREAK.split(line.strip())
+        if command
+    ]
+
+
+def _cited_symbol(span: str) -> str | None:
+    """The symbol a span in backticks names: a symbol's spelling, or the function of a
+    call with arguments (`sync_customers(since)`)."""
+    if _SYMBOL.match(span):
+        return span
+    call = _CALL.match(span)
+    if call is not None and _SYMBOL.match(call.group(1)):
+        return call.group(1)
     return None
 
 
@@ -351,25 +456,26 @@ def _about_now(text: str) -> str:
     return "\n".join(s for s in SENTENCE_BREAK.split(text) if not _LOOKS_BACK.search(s))
 
 
-def _package_scripts(text: str, ticked: list[str]) -> Iterator[tuple[str, str]]:
+def _package_scripts(text: str, commands: list[str]) -> Iterator[tuple[str, str]]:
     """(how it was run, script name): ``npm run x`` and ``npm test`` anywhere; ``pnpm x``,
-    ``yarn x``, ``bun x`` only in backticks, where a word after them is a command."""
+    ``yarn x``, ``bun x`` only as a command (in backticks or a code block), where a word
+    after them is one."""
     for match in _NPM.finditer(text):
         yield f"{match.group(1)} run", match.group(2)
     for match in _NPM_LIFECYCLE.finditer(text):
         yield "npm", match.group(1)
-    for span in ticked:
+    for span in commands:
         if (ran := _MANAGER_SCRIPT.match(span.strip())) and ran.group(2) not in _MANAGER_COMMANDS:
             yield ran.group(1), ran.group(2)
 
 
-def _renamed_command(ticked: list[str], declared: frozenset[str] | None) -> str | None:
-    """A command in backticks the checkout no longer declares while it declares one that
-    extends its name (``reprice`` → ``acme-reprice``) or spells it with ``-`` for ``_``: a
-    renamed console script."""
+def _renamed_command(commands: list[str], declared: frozenset[str] | None) -> str | None:
+    """A command (in backticks or a code block) the checkout no longer declares while it
+    declares one that extends its name (``reprice`` → ``acme-reprice``) or spells it with
+    ``-`` for ``_``: a renamed console script."""
     if not declared:
         return None
-    for span in ticked:
+    for span in commands:
         command = span.strip().split(" ", 1)[0]
         if len(command) < 5 or command in _SHELL_WORDS or not _COMMAND.match(command):
             continue  # too short to tell (``sync``), or the shell's own (``export X=1``)

@@ -30,12 +30,13 @@ each would flag a memory that says something else:
   port 9100" adds a fact), whether or not words around it make a slot.
 
 A memory also replaces an older one when it names as left behind ("no longer use X",
-"no more X", "X is deprecated", "X replaced by Y", "renamed … from X to Y", "不再用 X",
-"从 X 换成 Y") a tool the older one states, about the same thing: every word of the
-older's description is in the newer (less words saying what kind of thing it is:
-"service", "tool", "style"), or all but one of its words are; never when the two name
-different settings ("staging" against "production", "web" against "mobile"), and never
-by a newer memory that names what it replaced and that is something else.
+"no more X", "X is deprecated", "X replaced by Y", "renamed … from X to Y", "used X
+until …", "不再用 X", "从 X 换成 Y") a tool the older one states, about the same thing:
+every word of the older's description is in the newer (less words saying what kind of
+thing it is: "service", "tool", "style"), or all but one of its words are; never when
+the two name different settings ("staging" against "production", "web" against
+"mobile"), and never by a newer memory that names what it replaced and that is
+something else.
 
 Which memories are compared, and memories naming another as replaced by its file, are
 `memsync.dream.stale_pairs`.
@@ -250,6 +251,11 @@ _RETIRED_BEFORE = re.compile(
     r"|\b(?P<replaced>[A-Za-z][\w.-]*[A-Za-z0-9])\s+(?:(?:was|were|has been|have been|got)\s+)?"
     r"replaced\s+(?:by|with)\s+\S"
 )
+# Used for a while, then left: "We used Statuspage until the price went up", "used
+# pip-tools before uv".
+_USED_UNTIL = re.compile(
+    r"\bused\s+(?:the\s+)?(?P<term>[A-Za-z][\w.-]*[A-Za-z0-9])\s+(?:until|till|before)\b"
+)
 # The same in Chinese: "不再用 Jenkins", "不再放在 Figma", "从 Jenkins 换成", "Jenkins 已停用".
 _RETIRED_ZH = re.compile(
     r"(?:不再|停止)(?:使用|用|存到|存在|存|放在|放到|放|在|走|通过|经过)?\s*"
@@ -409,6 +415,9 @@ def _retired_terms(sentence: str) -> set[str]:
                 or _LEFT_WHATEVER.search(sentence[: match.start("term")])
             ):
                 found |= content_words(term) - _CHANGE
+    if "used" in sentence:
+        for match in _USED_UNTIL.finditer(sentence):
+            found |= content_words(match.group("term")) - _CHANGE
     if _RETIRED_BEFORE_CUE.search(sentence):
         for match in _RETIRED_BEFORE.finditer(sentence):
             found |= content_words(match.group("term") or match.group("replaced")) - _CHANGE
