@@ -387,15 +387,18 @@ def dependency_conflict(text: str, declared: dict[str, list[Declared]]) -> str |
     """Why `text` states a version of a dependency the checkout pins otherwise, or None.
     A mention counts when written ``name 1.2``, ``name v1``, ``name@1.2`` or ``name
     version 1.2``, and either has a dot or a ``v``/``@``, or names the dependency
-    capitalised or in backticks ("React 17", "`zod` 3")."""
+    capitalised or in backticks ("React 17", "`zod` 3"). A name's dashes may be written
+    as spaces ("React Query v4" for ``react-query``)."""
     if not declared:
         return None
-    names = sorted((n for n in declared if n.casefold() in text.casefold()), key=len,
-                   reverse=True)  # fmt: skip
+    folded = text.casefold()
+    named = [n for n in declared if n in folded or ("-" in n and n.replace("-", " ") in folded)]
+    names = sorted(named, key=len, reverse=True)
     if not names:
         return None
+    spelled = (re.escape(name).replace(r"\-", r"[-\s]") for name in names)
     pattern = re.compile(
-        r"(?<![\w@/.-])(`?)(" + "|".join(map(re.escape, names)) + r")`?"
+        r"(?<![\w@/.-])(`?)(" + "|".join(spelled) + r")`?"
         r"(\s+version\s+v?|\s+v|@v?|\s+)(\d+(?:\.\d+){0,2})(?![\w]|\.\d)",
         re.IGNORECASE,
     )
@@ -408,7 +411,7 @@ def dependency_conflict(text: str, declared: dict[str, list[Declared]]) -> str |
         clause_start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, match.start())),
                            default=0)  # fmt: skip
         away = bool(_LOOKS_AWAY.search(text[clause_start : match.start()]))
-        stated.setdefault(written.casefold(), []).append(
+        stated.setdefault(re.sub(r"\s", "-", written.casefold()), []).append(
             (_parse(version), match.group(0).strip(" `"), away)
         )
     for name, mentions_of in sorted(stated.items()):

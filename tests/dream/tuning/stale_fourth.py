@@ -158,6 +158,8 @@ def build_invoice(order):
 }
 """,
     "web/.nvmrc": "22.12.0\n",
+    "web/pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+    "backend/uv.lock": "version = 1\n",
     "web/vite.config.ts": "export default {};\n",
     "web/scripts/generate-icons.mjs": "// builds the icon sprite\n",
     "web/src/main.tsx": "import './api/client';\n",
@@ -337,6 +339,63 @@ CODE_STALE: dict[str, list[Memory]] = {
             "Local Postgres version",
             "Local Postgres in compose is PostgreSQL 16, same major as production RDS.\n",
         ),
+    ],
+    "port": [
+        _m(
+            "project",
+            "psql_local",
+            "Connecting to the local database with psql",
+            "The compose Postgres is published on localhost:5433, so:\n\n"
+            "```\npsql -h localhost -p 5433 -U tidepool\n```\n",
+        ),
+        _m(
+            "project",
+            "redis-local-port",
+            "Local Redis port",
+            "Locally, Redis from docker compose answers on port 6379; redis-cli works "
+            "without flags.\n",
+        ),
+    ],
+    "package-manager": [
+        _m(
+            "project",
+            "web_install",
+            "Installing the front-end dependencies",
+            "After pulling, reinstall the web dependencies with `npm ci` inside web/; "
+            "a stale node_modules breaks Vite in odd ways.\n",
+        ),
+        _m(
+            "project",
+            "backend-deps",
+            "Backend dependencies",
+            "Backend dependencies are managed with Poetry:\n\n"
+            "```bash\ncd backend\npoetry install --with dev\n```\n\n"
+            "**How to apply:** add packages with `poetry add`, never pip.\n",
+        ),
+    ],
+    "value": [
+        _m(
+            "project",
+            "web_timeout",
+            "Front-end request timeout",
+            "`API_TIMEOUT_MS` in web/src/config.ts is 10000; slow report endpoints time "
+            "out in the browser before the server gives up.\n",
+        ),
+        _m(
+            "project",
+            "celery_limit",
+            "Hard time limit for Celery tasks",
+            "`CELERY_TASK_TIME_LIMIT` is 600 seconds in backend/tidepool/settings.py; long "
+            "exports must be split.\n",
+        ),
+        _m(
+            "project",
+            "page-size",
+            "List page size",
+            "List endpoints return 25 rows per page (PAGE_SIZE in the web config).\n",
+        ),
+    ],
+    "dependency": [
         _m(
             "project",
             "django_version",
@@ -356,37 +415,11 @@ CODE_STALE: dict[str, list[Memory]] = {
             "Celery version pin",
             "Celery is pinned to celery 5.3.6 because of a beat scheduler bug.\n",
         ),
-    ],
-    "port": [
         _m(
             "project",
-            "psql_local",
-            "Connecting to the local database with psql",
-            "The compose Postgres is published on localhost:5433, so:\n\n"
-            "```\npsql -h localhost -p 5433 -U tidepool\n```\n",
-        ),
-        _m(
-            "project",
-            "redis-local-port",
-            "Local Redis port",
-            "Locally, Redis from docker compose answers on port 6379; redis-cli works "
-            "without flags.\n",
-        ),
-    ],
-    "value": [
-        _m(
-            "project",
-            "web_timeout",
-            "Front-end request timeout",
-            "`API_TIMEOUT_MS` in web/src/config.ts is 10000; slow report endpoints time "
-            "out in the browser before the server gives up.\n",
-        ),
-        _m(
-            "project",
-            "celery_limit",
-            "Hard time limit for Celery tasks",
-            "`CELERY_TASK_TIME_LIMIT` is 600 seconds in backend/tidepool/settings.py; long "
-            "exports must be split.\n",
+            "query_lib",
+            "Server state library",
+            "Server state lives in React Query v4; its devtools are on in development.\n",
         ),
     ],
 }
@@ -815,6 +848,24 @@ LOOK_ALIKES: list[Memory] = [
         "Login enforcement on the dashboard",
         "Since Django 5.1 the dashboard relies on `LoginRequiredMiddleware`; mark public "
         "views with `@login_not_required`.\n",
+    ),
+    _m(
+        "project",
+        "pnpm_install",
+        "Front-end install",
+        "`pnpm install` in web/ after every pull that touches the lockfile.\n",
+    ),
+    _m(
+        "project",
+        "uv-sync",
+        "Backend install",
+        "```sh\ncd backend && uv sync\n```\n\nThat is all the backend setup there is.\n",
+    ),
+    _m(
+        "project",
+        "query-devtools",
+        "React Query devtools",
+        "React Query v5 devtools are mounted only in development builds.\n",
     ),
     _m(
         "project",
