@@ -401,12 +401,17 @@ def _about_now(text: str) -> str:
 
 
 def _cited_paths(text: str, ticked: list[str]) -> Iterable[str]:
+    """The paths `text` cites: a span in backticks, or in a command in backticks an
+    argument with a ``/`` (`./scripts/reindex.sh --all`, `python tools/seed.py`), less a
+    place in the file (`app.py:42`, `test_x.py::test_y`); and a path in its prose."""
     for span in ticked:
-        span = span.strip()
-        if _placeholder(span) or " " in span or "://" in span or span.startswith(("/", "~")):
-            continue
-        if "/" in span or _is_file_name(span):
-            yield span
+        tokens = span.split()
+        for token in tokens if len(tokens) > 1 else tokens[:1]:
+            token = _LOCATION.sub("", token)
+            if _placeholder(token) or "://" in token or token.startswith(("/", "~", "-")):
+                continue
+            if "/" in token or (len(tokens) == 1 and _is_file_name(token)):
+                yield token
     bare = _BACKTICKED.sub(" ", text)
     for match in _PATH.finditer(bare):
         found = match.group(1)
@@ -419,6 +424,10 @@ def _cited_paths(text: str, ticked: list[str]) -> Iterable[str]:
         if _placeholder(found):
             continue
         yield found
+
+
+# A place in a file: a line (``app.py:42``, ``#L42-L50``) or a test (``test_x.py::test_y``).
+_LOCATION = re.compile(r"(?::\d+(?::\d+)?|::[\w.\[\]-]+|#L\d+(?:-L?\d+)?)$")
 
 
 def _is_file_name(text: str) -> bool:

@@ -215,6 +215,13 @@ CODE_STALE: dict[str, list[Memory]] = {
             "**Why:** a leaked restricted key in March.\n",
         ),
         _m(
+            "project",
+            "reindex",
+            "Rebuilding the search index",
+            "If invoice search returns stale results, rebuild the index with "
+            "`./scripts/reindex.sh --all`; it takes about ten minutes on a laptop.\n",
+        ),
+        _m(
             "reference",
             "ci_workflow",
             "Where the CI pipeline is defined",
@@ -866,6 +873,19 @@ LOOK_ALIKES: list[Memory] = [
         "query-devtools",
         "React Query devtools",
         "React Query v5 devtools are mounted only in development builds.\n",
+    ),
+    _m(
+        "project",
+        "webhook-entry",
+        "Where Stripe webhooks start",
+        "Stripe events enter at `backend/tidepool/billing/webhooks.py:1` "
+        "(`handle_stripe_event`); the signature check happens before it.\n",
+    ),
+    _m(
+        "project",
+        "env_check",
+        "Checking the local environment",
+        "`python scripts/check_env.py` lists the variables .env is missing.\n",
     ),
     _m(
         "project",
