@@ -4,9 +4,10 @@ Age alone is no evidence: a two-year-old rule may still hold, and a list of ever
 memory over 90 days tells a reviewer nothing. A memory is flagged when
 
 - it cites something the code checkout no longer has (when one is at hand: ``memsync
-  check DIR --code PATH``, ``memsync dream --code PATH``): a file path, a command
-  (an npm script, a Makefile target, a renamed console script, a package manager its
-  lockfiles say it left: `memsync.dream.cited_commands`), or a code symbol or
+  check DIR --code PATH``, ``memsync dream --code PATH``): a file path or a Python
+  module (`memsync.dream.cited_paths`), a command (an npm script, a Makefile target, a
+  renamed console script, a package manager its lockfiles say it left:
+  `memsync.dream.cited_commands`), or a code symbol or
   environment variable in backticks (``parse_invoice()``, ``sync_customers(since)``,
   ``InvoiceParser``, ``PAYMENTS_URL``);
   or it states a version of a runtime or service the checkout declares otherwise ("Node
@@ -24,14 +25,13 @@ Newer is by the last change in Git and, between memories one commit changed (an
 import), by the ``updated`` (else ``created``) date of their frontmatter.
 
 What counts as citing the checkout is kept narrow, so a flag is worth reading: a path
-counts only when its first folder exists in the checkout (``src/…``, ``scripts/…``)
-and it is not the tail of one of its paths (cited from inside a sub-project), or, for a
-bare file name, when it has an extension (``dist/`` may be built, not checked in), or
-when its first folder is gone and its file, of a distinctive name, is elsewhere (moved:
-`_missing_path`); a path through a folder a build writes (``web/dist/…``), URLs, API
-routes (``/v2/…``) and placeholders (``{id}``, ``<name>``, ``*``) are never checked, nor
-anything cited in a sentence about the past ("we used to run ``make migrate``", "… was
-renamed").
+counts only when its first folder exists in the checkout (``src/…``, ``scripts/…``) and
+it is not the tail of one of its paths (cited from inside a sub-project), or, for a bare
+file name, when it has an extension (``dist/`` may be built, not checked in), or when
+its first folder is gone and its file, of a distinctive name, is elsewhere (moved); a
+path through a folder a build writes (``web/dist/…``), URLs, API routes (``/v2/…``) and
+placeholders (``{id}``, ``<name>``, ``*``) are never checked, nor anything cited in a
+sentence about the past ("we used to run ``make migrate``", "… was renamed").
 
 Rules are chosen on four tuning sets (``tests/dream/tuning/stale_variants.py``,
 ``stale_rewritten.py``, ``stale_independent.py`` and ``stale_fourth.py``, the last two
@@ -44,7 +44,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -52,6 +52,14 @@ from pathlib import Path
 
 from memsync.dream import readings
 from memsync.dream.cited_commands import commands_in, missing_command
+from memsync.dream.cited_paths import (
+    CODE_SUFFIXES,
+    SKIPPED_DIRS,
+    cited_modules,
+    cited_paths,
+    missing_module,
+    missing_path,
+)
 from memsync.dream.code_values import (
     Declaration,
     ValueClaim,
@@ -81,23 +89,7 @@ from memsync.dream.stale_pairs import candidates, named_as_replaced, worth_readi
 from memsync.dream.supersession import Claims, Written, claims, replacement
 from memsync.memory import MemoryFile
 
-_SKIPPED_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "dist"})
-# Folders a build, an install or a tool writes: a path through one ("web/dist/",
-# "coverage/index.html") may be there after a build and never be checked in.
-_BUILT_DIRS = _SKIPPED_DIRS | frozenset({
-    "build", "coverage", "htmlcov", ".next", ".nuxt", "out", "target", ".pytest_cache",
-    ".mypy_cache", ".ruff_cache", ".tox", "site-packages",
-})  # fmt: skip
-_CODE_SUFFIXES = frozenset({
-    ".py", ".pyi", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".go", ".rs", ".java", ".kt",
-    ".kts", ".swift", ".rb", ".php", ".cs", ".c", ".h", ".cc", ".cpp", ".hpp", ".scala", ".sh",
-    ".bash", ".zsh", ".sql", ".toml", ".yaml", ".yml", ".json", ".ini", ".cfg", ".env",
-    ".conf", ".gradle", ".proto", ".graphql", ".tf", ".vue", ".svelte", ".ex", ".exs", ".lua",
-    ".dart", ".xml", ".md", ".txt", ".example", ".lock", ".properties",
-})  # fmt: skip
 _BACKTICKED = re.compile(r"`([^`\n]+)`")
-_PATH = re.compile(r"(?<![\w/.:@-])(\.{0,2}/?[\w.-]+(?:/[\w.-]+)+/?)(?![\w/])")
-_FILE = re.compile(r"^[\w.-]*\w\.[A-Za-z][\w]{0,7}$")
 _MAKE_TARGET = re.compile(r"^([A-Za-z_][\w.-]*)\s*:(?!=)", re.MULTILINE)
 _IDENT = re.compile(r"[A-Za-z_]\w+")
 _SYMBOL = re.compile(
@@ -151,7 +143,7 @@ class CodeCheckout:
         """Every file and folder, relative, POSIX."""
         found: set[str] = set()
         for folder, dirs, files in os.walk(self.root):
-            dirs[:] = [d for d in dirs if d not in _SKIPPED_DIRS]
+            dirs[:] = [d for d in dirs if d not in SKIPPED_DIRS]
             relative = Path(folder).relative_to(self.root).as_posix()
             prefix = "" if relative == "." else relative + "/"
             if prefix:
@@ -294,7 +286,7 @@ def _is_text_file(relative: str) -> bool:
     name = relative.rsplit("/", 1)[-1]
     suffix = "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
     return (
-        suffix in _CODE_SUFFIXES
+        suffix in CODE_SUFFIXES
         or name in ("Makefile", "Dockerfile", "Procfile")
         or name.startswith(".env")
     )
@@ -319,12 +311,16 @@ def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
     text = _about_now(text)
     ticked = _BACKTICKED.findall(text)
     commands = commands_in(text, ticked)
-    for cited in _cited_paths(text, ticked):
+    for cited in cited_paths(text, ticked):
         candidate = cited.rstrip(".,;:!?)-")  # the end of a sentence is not the path's
         path = candidate.removeprefix("./").rstrip("/")
-        missing = _missing_path(path, code)
+        missing = missing_path(path, code)
         if missing is not None:
             return "path", f"cites {candidate}, which the code checkout {missing}"
+    identifiers = code.identifiers if code.read_code else None
+    for module in cited_modules(ticked, commands):
+        if (lacking := missing_module(module, code, identifiers)) is not None:
+            return "module", f"cites {lacking}, which the code checkout no longer has"
     gone = missing_command(text, commands, code)
     if gone is not None:
         return gone[0], f"cites {gone[1]}, which the code checkout no longer has"
@@ -340,37 +336,6 @@ def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
         if name not in code.identifiers:
             return "symbol", f"cites {symbol}, which the code checkout no longer has"
     return None
-
-
-def _missing_path(path: str, code: CodeCheckout) -> str | None:
-    """How the checkout lacks `path` ("no longer has", "has at ops/x.py"), or None when
-    it has it or cannot tell.
-
-    A path counts when its first folder is the checkout's and it is neither there nor
-    the tail of a path there (cited from inside a sub-project: `scripts/icons.mjs` for
-    ``web/scripts/icons.mjs``); a bare file name when it has an extension (a bare folder,
-    "dist/", may be built); a path through a folder a build writes never. A path whose
-    first folder the checkout lacks counts when its file, of a name of two words or
-    more (``rotate_keys.py``), is in the checkout once, elsewhere: the file moved.
-    """
-    parts = path.split("/")
-    if any(part in _BUILT_DIRS for part in parts[:-1]) or parts[-1] in _BUILT_DIRS:
-        return None
-    if len(parts) == 1:
-        return "no longer has" if _is_file_name(path) and path not in code.basenames else None
-    if path in code.paths or path in code.tails:
-        return None
-    if parts[0] in code.top_level:
-        return "no longer has"
-    name = parts[-1]
-    elsewhere = code.where.get(name, [])
-    if _is_file_name(name) and _TWO_WORDS.search(name.rsplit(".", 1)[0]) and len(elsewhere) == 1:
-        return f"has at {elsewhere[0]}"
-    return None
-
-
-# A name of two words or more: ``rotate_keys``, ``generate-icons``, ``seedDemo``.
-_TWO_WORDS = re.compile(r"[A-Za-z0-9][_-][A-Za-z0-9]|[a-z][A-Z]")
 
 
 def _cited_symbol(span: str) -> str | None:
@@ -398,44 +363,6 @@ def _about_now(text: str) -> str:
     if not _LOOKS_BACK.search(text):
         return text
     return "\n".join(s for s in SENTENCE_BREAK.split(text) if not _LOOKS_BACK.search(s))
-
-
-def _cited_paths(text: str, ticked: list[str]) -> Iterable[str]:
-    """The paths `text` cites: a span in backticks, or in a command in backticks an
-    argument with a ``/`` (`./scripts/reindex.sh --all`, `python tools/seed.py`), less a
-    place in the file (`app.py:42`, `test_x.py::test_y`); and a path in its prose."""
-    for span in ticked:
-        tokens = span.split()
-        for token in tokens if len(tokens) > 1 else tokens[:1]:
-            token = _LOCATION.sub("", token)
-            if _placeholder(token) or "://" in token or token.startswith(("/", "~", "-")):
-                continue
-            if "/" in token or (len(tokens) == 1 and _is_file_name(token)):
-                yield token
-    bare = _BACKTICKED.sub(" ", text)
-    for match in _PATH.finditer(bare):
-        found = match.group(1)
-        start = match.start(1)
-        if bare[max(0, start - 3) : start] == "://" or found.startswith(("/", "~")):
-            continue
-        first = found.removeprefix("./").split("/", 1)[0]
-        if "." in first and not first.startswith("."):
-            continue  # a domain: github.com/…
-        if _placeholder(found):
-            continue
-        yield found
-
-
-# A place in a file: a line (``app.py:42``, ``#L42-L50``) or a test (``test_x.py::test_y``).
-_LOCATION = re.compile(r"(?::\d+(?::\d+)?|::[\w.\[\]-]+|#L\d+(?:-L?\d+)?)$")
-
-
-def _is_file_name(text: str) -> bool:
-    return bool(_FILE.match(text)) and "." + text.rsplit(".", 1)[-1].lower() in _CODE_SUFFIXES
-
-
-def _placeholder(text: str) -> bool:
-    return any(mark in text for mark in "{}<>*$")
 
 
 def _subject(memory: MemoryFile) -> str | None:
@@ -545,7 +472,7 @@ def _code_values(
         text = f"{memory.description or ''}\n{memory.body}"
         ticked = _BACKTICKED.findall(text)
         cited[path] = {
-            c.removeprefix("./").rstrip(".,;:)") for c in _cited_paths(text, ticked)
+            c.removeprefix("./").rstrip(".,;:)") for c in cited_paths(text, ticked)
         } & code.paths
         if code.read_code:
             claims_of += [(path, claim) for claim in value_claims(text)]

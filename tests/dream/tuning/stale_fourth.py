@@ -103,7 +103,8 @@ dependencies = [
 [project.scripts]
 tidepool-admin = "tidepool.cli:main"
 """,
-    "backend/manage.py": "import sys\n",
+    "backend/manage.py": "import os\n\n"
+    'os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tidepool.settings")\n',
     "backend/tidepool/__init__.py": "",
     "backend/tidepool/settings.py": """import os
 
@@ -227,6 +228,22 @@ CODE_STALE: dict[str, list[Memory]] = {
             "Where the CI pipeline is defined",
             "CI is the single workflow in `.github/workflows/test.yml` (lint, backend "
             "tests, web tests in parallel).\n",
+        ),
+    ],
+    "module": [
+        _m(
+            "project",
+            "manual_import",
+            "Running the customer import by hand",
+            "To re-run the import for one day outside the schedule:\n\n"
+            "```\ncd backend\npython -m tidepool.sync.ingest --since 2025-06-01\n```\n",
+        ),
+        _m(
+            "reference",
+            "reminder-task",
+            "Name of the payment reminder task",
+            "The beat entry points at `tidepool.billing.tasks.send_payment_reminders`; "
+            "rename it there too if the task moves.\n",
         ),
     ],
     "npm-script": [
@@ -886,6 +903,20 @@ LOOK_ALIKES: list[Memory] = [
         "env_check",
         "Checking the local environment",
         "`python scripts/check_env.py` lists the variables .env is missing.\n",
+    ),
+    _m(
+        "reference",
+        "dunning-task",
+        "Name of the dunning task",
+        "Celery beat runs `tidepool.billing.tasks.send_dunning_emails` every morning; the "
+        "CLI is `python -m tidepool.cli`.\n",
+    ),
+    _m(
+        "project",
+        "django-settings",
+        "Settings module",
+        "`DJANGO_SETTINGS_MODULE` is `tidepool.settings`; tests use "
+        "`django.contrib.auth.middleware` as is.\n",
     ),
     _m(
         "project",
