@@ -1,13 +1,15 @@
 """Commands a memory runs that the code checkout no longer declares (issue 15 item 4):
-a package script, a console script that was renamed, a Makefile target, or a package
-manager the checkout's lockfiles say it left (`memsync.dream.staleness` reads the
-checkout and calls `missing_command`).
+a package script, a console script that was renamed, a Makefile target, a compose
+service, or a package manager the checkout's lockfiles say it left
+(`memsync.dream.staleness` reads the checkout and calls `missing_command`).
 
 A command counts where it is written as one: in backticks or on a line of a fenced
 code block (``cd web && pnpm test:watch`` is two commands), and for ``npm run x``,
 ``npm test`` and ``make x`` also in prose — ``make`` only after a word that runs it
 ("run make lint", "with make release"), since "make sure" and "make targets" are
-English. A package manager is left when the memory installs with it (``npm ci``,
+English; ``pnpm x`` (``yarn``, ``bun``) never in prose, where "run yarn later" is too. A compose command (``docker compose logs
+-f worker``) is stale when none of the words after its subcommand names a service of
+the compose files. A package manager is left when the memory installs with it (``npm ci``,
 ``poetry install``) while the checkout locks that ecosystem's dependencies with
 another's lockfile and has none of its own (``pnpm-lock.yaml`` and no
 ``package-lock.json``).
@@ -40,6 +42,10 @@ _MAKE = re.compile(
     re.IGNORECASE,
 )
 _MAKE_COMMAND = re.compile(r"^make\s+([A-Za-z_][\w.-]*)")
+_COMPOSE = re.compile(
+    r"^docker(?:-compose|\s+compose)\s+(?:-f\s+\S+\s+|-p\s+\S+\s+)*"
+    r"(?:up|run|exec|logs|restart|stop|start|build|rm|pull|kill)\s+(.+)$"
+)
 _FENCED = re.compile(r"^\s*```[^\n]*\n(.*?)^\s*```", re.MULTILINE | re.DOTALL)
 _COMMAND_BREAK = re.compile(r"\s*(?:&&|\|\||;|\|)\s*")
 _PROMPT = re.compile(r"^(?:\$|>|%)\s+")
@@ -72,6 +78,8 @@ class Declares(Protocol):
     def make_targets(self) -> frozenset[str] | None: ...
     @property
     def basenames(self) -> frozenset[str]: ...
+    @property
+    def compose_services(self) -> frozenset[str] | None: ...
 
 
 def commands_in(text: str, ticked: list[str]) -> list[str]:
@@ -107,8 +115,21 @@ def missing_command(text: str, commands: list[str], code: Declares) -> tuple[str
         for name in ran:
             if name not in targets:
                 return "make-target", f"make {name}"
+    services = code.compose_services
+    if services is not None:
+        for command in commands:
+            compose = _COMPOSE.match(command)
+            if compose is not None and not _names_service(compose.group(1), services):
+                return "compose-service", command
     left = _left_manager(commands, code.basenames)
     return None if left is None else ("package-manager", left)
+
+
+def _names_service(arguments: str, services: frozenset[str]) -> bool:
+    """Whether a compose command's `arguments` name one of `services`, or none at all
+    (``up -d``): its words less flags and ``KEY=value`` pairs."""
+    words = [w for w in arguments.split() if not w.startswith("-") and "=" not in w]
+    return not words or any(word in services for word in words)
 
 
 def _package_scripts(text: str, commands: list[str]) -> Iterator[tuple[str, str]]:

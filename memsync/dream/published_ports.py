@@ -66,6 +66,24 @@ def published_ports(root: Path, files: Iterable[str]) -> list[Published]:
     return found
 
 
+def compose_services(root: Path, files: Iterable[str]) -> frozenset[str] | None:
+    """Every service the compose files among `files` declare; None when there is none."""
+    import yaml
+
+    found: set[str] = set()
+    read = False
+    for relative in sorted(files):
+        try:
+            data = yaml.safe_load((root / relative).read_text(encoding="utf-8"))
+        except (OSError, ValueError, yaml.YAMLError):
+            continue
+        services = data.get("services") if isinstance(data, dict) else None
+        if isinstance(services, Mapping):
+            read = True
+            found.update(str(key) for key in services)
+    return frozenset(found) if read else None
+
+
 def _host_port(port: object) -> str | None:
     """The host side of a ports entry: ``"5433:5432"``, ``127.0.0.1:5433:5432/tcp``, a
     long-form mapping's ``published``; None for a container port alone (``"5432"``)."""

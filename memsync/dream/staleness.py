@@ -84,7 +84,12 @@ from memsync.dream.declared_versions import (
 )
 from memsync.dream.dedupe import content_words, normalise
 from memsync.dream.looking_away import SENTENCE_BREAK
-from memsync.dream.published_ports import Published, port_conflict, published_ports
+from memsync.dream.published_ports import (
+    Published,
+    compose_services,
+    port_conflict,
+    published_ports,
+)
 from memsync.dream.stale_pairs import candidates, named_as_replaced, worth_reading
 from memsync.dream.supersession import Claims, Written, claims, replacement
 from memsync.memory import MemoryFile
@@ -274,6 +279,12 @@ class CodeCheckout:
         """The host ports the checkout's compose files publish, service by service."""
         self.paths  # noqa: B018 - walks the tree once, filling _files
         return published_ports(self.root, filter(is_compose_file, self._files))
+
+    @cached_property
+    def compose_services(self) -> frozenset[str] | None:
+        """The services the checkout's compose files declare; None when there is none."""
+        self.paths  # noqa: B018 - walks the tree once, filling _files
+        return compose_services(self.root, filter(is_compose_file, self._files))
 
     @cached_property
     def versions(self) -> dict[str, list[Declared]]:

@@ -271,6 +271,13 @@ CODE_STALE: dict[str, list[Memory]] = {
             "Front-end code is formatted with Prettier through `pnpm format`; CI does not "
             "check it, so run it before pushing.\n",
         ),
+        _m(
+            "feedback",
+            "e2e_before_release",
+            "Run the smoke tests before a release",
+            "Before tagging a release, run yarn smoke against staging and paste the "
+            "summary into the release PR.\n",
+        ),
     ],
     "make-target": [
         _m(
@@ -378,6 +385,16 @@ CODE_STALE: dict[str, list[Memory]] = {
             "Local Redis port",
             "Locally, Redis from docker compose answers on port 6379; redis-cli works "
             "without flags.\n",
+        ),
+    ],
+    "compose-service": [
+        _m(
+            "project",
+            "flower",
+            "Watching Celery tasks locally",
+            "Flower shows the local Celery queues:\n\n"
+            "```\ndocker compose up -d flower\n```\n\n"
+            "then open http://localhost:5555.\n",
         ),
     ],
     "package-manager": [
@@ -917,6 +934,20 @@ LOOK_ALIKES: list[Memory] = [
         "Settings module",
         "`DJANGO_SETTINGS_MODULE` is `tidepool.settings`; tests use "
         "`django.contrib.auth.middleware` as is.\n",
+    ),
+    _m(
+        "project",
+        "mail-logs",
+        "Seeing what the API sends",
+        "`docker compose logs -f api mailpit` shows the API and the mail it sends; "
+        "`docker compose exec -u postgres db psql` opens a database shell.\n",
+    ),
+    _m(
+        "feedback",
+        "yarn-words",
+        "Package manager talk",
+        "When the user says they will run yarn later, they mean the web install, "
+        "which is pnpm now; with pnpm storybook the previews open on port 6006.\n",
     ),
     _m(
         "project",
