@@ -7,12 +7,12 @@ A command counts where it is written as one: in backticks or on a line of a fenc
 code block (``cd web && pnpm test:watch`` is two commands), and for ``npm run x``,
 ``npm test`` and ``make x`` also in prose — ``make`` only after a word that runs it
 ("run make lint", "with make release"), since "make sure" and "make targets" are
-English; ``pnpm x`` (``yarn``, ``bun``) never in prose, where "run yarn later" is too. A compose command (``docker compose logs
--f worker``) is stale when none of the words after its subcommand names a service of
-the compose files. A package manager is left when the memory installs with it (``npm ci``,
-``poetry install``) while the checkout locks that ecosystem's dependencies with
-another's lockfile and has none of its own (``pnpm-lock.yaml`` and no
-``package-lock.json``).
+English; ``pnpm x`` (``yarn``, ``bun``) never in prose, where "run yarn later" is
+English too. A compose command (``docker compose logs -f worker``) is stale when none of
+the words after its subcommand names a service of the compose files. A package manager
+is left when the memory installs with it (``npm ci``, ``poetry install``) while the
+checkout locks that ecosystem's dependencies with another's lockfile and has none of
+its own (``pnpm-lock.yaml`` and no ``package-lock.json``).
 """
 
 from __future__ import annotations
