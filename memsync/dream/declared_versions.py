@@ -16,8 +16,8 @@ A memory's version conflicts when it agrees with no declaration of that tool, co
 the memory's precision: "Python 3.11" agrees with 3.11.4, and a lower bound ``>=20.11``
 agrees with "Node 20" and "Node 22" but not "Node 18". When unsure, nothing is flagged: a
 mention that looks back or away ("upgraded from Node 16", "never Python 2", "以前用
-Postgres 14") is no claim about now, and a memory that also names an agreeing version of
-the tool is not flagged.
+Postgres 14") or ahead ("we plan to move to Postgres 18") is no claim about now, and a
+memory that also names an agreeing version of the tool is not flagged.
 """
 
 from __future__ import annotations
@@ -70,7 +70,16 @@ _LOOKS_AWAY = anywhere(
     r"deprecat\w*",
     r"removed",
     r"eol",
-    chinese="以前|之前|曾|旧|不|别|禁止|升级|迁移|弃用",
+    # A version planned or weighed is no claim about now either ("we plan to move to
+    # Postgres 18", "will need Node 24").
+    r"plan\w*",
+    r"will",
+    r"going to",
+    r"want to",
+    r"consider\w*",
+    r"evaluat\w*",
+    r"eventually",
+    chinese="以前|之前|曾|旧|不|别|禁止|升级|迁移|弃用|计划|打算|将",
 )
 _CLAUSE_END = re.compile(r"[.;!?]\s|\n|[。；！？]")
 _VERSION = re.compile(r"\d+(?:\.\d+){0,2}")
@@ -378,15 +387,18 @@ def dependency_conflict(text: str, declared: dict[str, list[Declared]]) -> str |
     """Why `text` states a version of a dependency the checkout pins otherwise, or None.
     A mention counts when written ``name 1.2``, ``name v1``, ``name@1.2`` or ``name
     version 1.2``, and either has a dot or a ``v``/``@``, or names the dependency
-    capitalised or in backticks ("React 17", "`zod` 3")."""
+    capitalised or in backticks ("React 17", "`zod` 3"). A name's dashes may be written
+    as spaces ("React Query v4" for ``react-query``)."""
     if not declared:
         return None
-    names = sorted((n for n in declared if n.casefold() in text.casefold()), key=len,
-                   reverse=True)  # fmt: skip
+    folded = text.casefold()
+    named = [n for n in declared if n in folded or ("-" in n and n.replace("-", " ") in folded)]
+    names = sorted(named, key=len, reverse=True)
     if not names:
         return None
+    spelled = (re.escape(name).replace(r"\-", r"[-\s]") for name in names)
     pattern = re.compile(
-        r"(?<![\w@/.-])(`?)(" + "|".join(map(re.escape, names)) + r")`?"
+        r"(?<![\w@/.-])(`?)(" + "|".join(spelled) + r")`?"
         r"(\s+version\s+v?|\s+v|@v?|\s+)(\d+(?:\.\d+){0,2})(?![\w]|\.\d)",
         re.IGNORECASE,
     )
@@ -399,7 +411,7 @@ def dependency_conflict(text: str, declared: dict[str, list[Declared]]) -> str |
         clause_start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, match.start())),
                            default=0)  # fmt: skip
         away = bool(_LOOKS_AWAY.search(text[clause_start : match.start()]))
-        stated.setdefault(written.casefold(), []).append(
+        stated.setdefault(re.sub(r"\s", "-", written.casefold()), []).append(
             (_parse(version), match.group(0).strip(" `"), away)
         )
     for name, mentions_of in sorted(stated.items()):

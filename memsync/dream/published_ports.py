@@ -15,7 +15,7 @@ published nowhere, or two services named at once.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,17 +41,8 @@ class Published:
 
 def published_ports(root: Path, files: Iterable[str]) -> list[Published]:
     """Every service of the compose files among `files` that publishes a host port."""
-    import yaml
-
     found: list[Published] = []
-    for relative in sorted(files):
-        try:
-            data = yaml.safe_load((root / relative).read_text(encoding="utf-8"))
-        except (OSError, ValueError, yaml.YAMLError):
-            continue
-        services = data.get("services") if isinstance(data, dict) else None
-        if not isinstance(services, Mapping):
-            continue
+    for relative, services in _services_of(root, files):
         for key, spec in services.items():
             if not isinstance(spec, Mapping):
                 continue
@@ -64,6 +55,26 @@ def published_ports(root: Path, files: Iterable[str]) -> list[Published]:
                 names.add(tool)
             found.append(Published(relative, str(key), frozenset(names), frozenset(ports)))
     return found
+
+
+def compose_services(root: Path, files: Iterable[str]) -> frozenset[str] | None:
+    """Every service the compose files among `files` declare; None when there is none."""
+    read = list(_services_of(root, files))
+    return frozenset(str(key) for _, services in read for key in services) if read else None
+
+
+def _services_of(root: Path, files: Iterable[str]) -> Iterator[tuple[str, Mapping[object, object]]]:
+    """(compose file, its ``services`` mapping) for each of `files` that has one."""
+    import yaml
+
+    for relative in sorted(files):
+        try:
+            data = yaml.safe_load((root / relative).read_text(encoding="utf-8"))
+        except (OSError, ValueError, yaml.YAMLError):
+            continue
+        services = data.get("services") if isinstance(data, dict) else None
+        if isinstance(services, Mapping):
+            yield relative, services
 
 
 def _host_port(port: object) -> str | None:

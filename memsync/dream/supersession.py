@@ -30,12 +30,13 @@ each would flag a memory that says something else:
   port 9100" adds a fact), whether or not words around it make a slot.
 
 A memory also replaces an older one when it names as left behind ("no longer use X",
-"no more X", "X is deprecated", "X replaced by Y", "renamed … from X to Y", "不再用 X",
-"从 X 换成 Y") a tool the older one states, about the same thing: every word of the
-older's description is in the newer (less words saying what kind of thing it is:
-"service", "tool", "style"), or all but one of its words are; never when the two name
-different settings ("staging" against "production", "web" against "mobile"), and never
-by a newer memory that names what it replaced and that is something else.
+"no more X", "X is deprecated", "X replaced by Y", "renamed … from X to Y", "used X
+until …", "不再用 X", "从 X 换成 Y") a tool the older one states, about the same thing:
+every word of the older's description is in the newer (less words saying what kind of
+thing it is: "service", "tool", "style"), or all but one of its words are; never when
+the two name different settings ("staging" against "production", "web" against
+"mobile"), and never by a newer memory that names what it replaced and that is
+something else.
 
 Which memories are compared, and memories naming another as replaced by its file, are
 `memsync.dream.stale_pairs`.
@@ -113,6 +114,10 @@ _SETTINGS = _canonical(
     "staging production prod dev development qa sandbox preview canary web mobile ios"
     " android desktop frontend backend"
 )
+# The setting a memory means when it names none: a newer memory may leave it out of a
+# slot ("the traces sample rate" after "the traces sample rate in production"), when it
+# names no other (`_SETTINGS`).
+_DEFAULT_SETTING = _canonical("production prod")
 # Words a description may add to say what kind of thing its subject is ("Error tracking
 # service", "Celery broker setup"): no part of the subject.
 _KINDS = _canonical(
@@ -146,6 +151,7 @@ _RETIRED_AFTER = re.compile(
 # pattern starting with a look-behind is tried at every character).
 _SENTENCE = re.compile(r"\s(?:(?<=[.!?]\s)\s*(?=[A-Z0-9`\"'(])|(?<=\n)\n*)")
 _BREAK = re.compile(r"[,;:()—]|\s-\s")
+_CLAUSE_JOIN = re.compile(r";|,\s+(?:so|and|but)\s", re.IGNORECASE)
 _UNITS = {
     **dict.fromkeys(("ms", "millisecond", "milliseconds"), ("duration", 0.001)),
     **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), ("duration", 1)),
@@ -234,7 +240,7 @@ _NAMED = re.compile(
 # Jenkins", "instead of Rollbar", "replaced Redis". A lowercase word counts only before
 # "to" ("from yarn to pnpm"): "from the team" names no tool.
 _RETIRED = re.compile(
-    r"\b(?:(?:moved|switched|migrated|went|renamed|changed)\s+(?:\w+\s+){0,3}?(?:from|off)"
+    r"\b(?:(?:moved|switched|migrated|went|renamed|changed)\s+(?:\w+\s+){0,5}?(?:from|off)"
     r"|instead of"
     r"|no longer\s+(?:\w+\s+){0,2}?(?:on|in|at|with|use|uses|using|kept in|stored in|through|via)"
     r"|no more|stopped using|replaced|dropped|retired|not)\s+(?:the\s+)?"
@@ -249,6 +255,11 @@ _RETIRED_BEFORE = re.compile(
     # replaced by Docusaurus".
     r"|\b(?P<replaced>[A-Za-z][\w.-]*[A-Za-z0-9])\s+(?:(?:was|were|has been|have been|got)\s+)?"
     r"replaced\s+(?:by|with)\s+\S"
+)
+# Used for a while, then left: "We used Statuspage until the price went up", "used
+# pip-tools before uv".
+_USED_UNTIL = re.compile(
+    r"\bused\s+(?:the\s+)?(?P<term>[A-Za-z][\w.-]*[A-Za-z0-9])\s+(?:until|till|before)\b"
 )
 # The same in Chinese: "不再用 Jenkins", "不再放在 Figma", "从 Jenkins 换成", "Jenkins 已停用".
 _RETIRED_ZH = re.compile(
@@ -409,6 +420,9 @@ def _retired_terms(sentence: str) -> set[str]:
                 or _LEFT_WHATEVER.search(sentence[: match.start("term")])
             ):
                 found |= content_words(term) - _CHANGE
+    if "used" in sentence:
+        for match in _USED_UNTIL.finditer(sentence):
+            found |= content_words(match.group("term")) - _CHANGE
     if _RETIRED_BEFORE_CUE.search(sentence):
         for match in _RETIRED_BEFORE.finditer(sentence):
             found |= content_words(match.group("term") or match.group("replaced")) - _CHANGE
@@ -492,10 +506,18 @@ def _person(written: str) -> bool:
 
 
 def _slot(blanked: str, start: int, end: int) -> frozenset[str]:
-    """The content words around a value: before it in its sentence, and after it up to
-    a break or a word that starts another clause (`blanked`: the sentence, its values
-    as spaces)."""
+    """The content words around a value: before it in its clause, and after it up to a
+    break or a word that starts another clause (`blanked`: the sentence, its values as
+    spaces). Clauses joined by ";" or ", so", ", and", ", but" say two things
+    ("Customers asked for scans, so the attachment cap went up to 100 MB"), unless the
+    value's own clause names nothing before it ("Planning was rescheduled; it is on
+    Wednesdays"): then the words before it in the sentence count."""
     before = _words(blanked[:start])[-_BEFORE:]
+    if ";" in blanked or ", " in blanked:
+        clause = max((m.end() for m in _CLAUSE_JOIN.finditer(blanked, 0, start)), default=0)
+        own = _words(blanked[clause:start]) if clause else before
+        if own:
+            before = own[-_BEFORE:]
     after: list[str] = []
     stop = _BREAK.search(blanked, end)  # where `_BREAK.split(blanked[end:], 1)[0]` ends
     for piece in _WORD.finditer(blanked, end, len(blanked) if stop is None else stop.start()):
@@ -590,6 +612,8 @@ def replacement(older: Claims, newer: Claims) -> tuple[str, str] | None:
     # Two memories with no word but their values apart ("Deploys happen on Tuesdays",
     # "Since March we deploy on Thursdays") speak of one thing, in a slot of one word.
     alike = older.words - _LOOSE == newer.words - _LOOSE
+    # Qualifiers the newer memory may leave out of a slot it says changed.
+    implied = frozenset() if newer.words & _SETTINGS else _DEFAULT_SETTING
     for fact in older.facts:
         if (fact.kind, fact.value) in theirs:
             continue
@@ -598,7 +622,9 @@ def replacement(older: Claims, newer: Claims) -> tuple[str, str] | None:
             for n in newer.facts
             if n.kind == fact.kind
             and (n.kind, n.value) not in mine  # a fact both state
-            and _same_slot(fact, n, named | older.initials, newer.changes, alike=alike)
+            and _same_slot(
+                fact, n, named | older.initials, newer.changes, alike=alike, implied=implied
+            )
         ]
         if matched:
             differing.setdefault(fact.kind, (fact.text, matched[0].text))
@@ -654,16 +680,23 @@ def _retired(older: Claims, newer: Claims, named: frozenset[str]) -> tuple[str, 
 
 
 def _same_slot(
-    older: Fact, newer: Fact, named: frozenset[str], changes: bool, *, alike: bool = False
+    older: Fact,
+    newer: Fact,
+    named: frozenset[str],
+    changes: bool,
+    *,
+    alike: bool = False,
+    implied: frozenset[str] = frozenset(),
 ) -> bool:
     """Whether two facts fill one slot. A newer memory that says something changed may
     leave out words of the older's slot ("for gRPC traffic"), never a qualifier
-    ("staging"); it may add none but names and what names the value's kind. A slot of
-    one word is one only between memories `alike` in every other word."""
+    ("staging") but those `implied` (`_DEFAULT_SETTING`); it may add none but names and
+    what names the value's kind. A slot of one word is one only between memories `alike`
+    in every other word."""
     shared = len(older.slot & newer.slot)
     if shared < _MIN_SHARED and not (alike and shared and older.slot == newer.slot):
         return False
     if newer.slot - older.slot - _LOOSE - named:
         return False
     dropped = older.slot - newer.slot - _LOOSE - named
-    return not dropped or (changes and not dropped & _QUALIFIERS)
+    return not dropped or (changes and not (dropped - implied) & _QUALIFIERS)

@@ -119,8 +119,12 @@ def test_it_pairs_the_memories_the_plain_way_pairs(tmp_path: Path) -> None:
 
 def _plain_slot(blanked: str, start: int, end: int) -> frozenset[str]:
     """`supersession._slot` as it was written first: the words after the value up to a
-    break split off, and each of them read as a text."""
+    break split off, and each of them read as a text; before it, those of its clause when
+    that names any."""
     before = supersession._words(blanked[:start])[-supersession._BEFORE :]
+    joins = [m.end() for m in supersession._CLAUSE_JOIN.finditer(blanked[:start])]
+    if joins and (own := supersession._words(blanked[joins[-1] : start])):
+        before = own[-supersession._BEFORE :]
     after: list[str] = []
     for piece in supersession._WORD.finditer(supersession._BREAK.split(blanked[end:], 1)[0]):
         word = piece.group(0).casefold()
