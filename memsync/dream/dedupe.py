@@ -75,6 +75,28 @@ sentences naming something the other never says ("Traces are in Tempo under serv
 heron-api") is part of a fact added; and a common word misspelt where a sentence
 starts ("Deploymnets …") is no fact.
 
+**Restated and added to** (written for the seventh batch, ``tests/dream/tuning/
+supersets.py``): a memory that says the other again in a few words of its own and adds
+sentences (a ``**Why:**`` and a ``**How to apply:**`` line, a denial said in passing,
+a command) is its duplicate (`_restated_and_added`) when its sentences restating the
+other (`memsync.dream.additions`) are the other's duplicate, judged as above, and hold
+every fact of it, and what it adds changes nothing the other says: every clause added
+is new (`rewording.new_clauses`: none of its words, or at most a third of four or more,
+are the other's) or, no denial, repeats names of the other alone (the port in
+"`docker run -p 8214:8214`"); no word that takes away ("except", "skip") is said in a
+sentence sharing words with the other, no qualifier in a sentence that restricts, and
+no qualifier or kind of component is added beside no name of its own ("The worker
+behind it is slow"), nor a subject ("Used by the Reviews API"). A denial or a fact
+said only in new clauses is an addition, not a contradiction. The shorter has
+`MIN_SHARED_WORDS_CONTAINED` words at least, lacks at most `MAX_RECONCILED` of them in
+the longer, and the longer adds more than that. Whichever judge reads them, a word
+that ends what the other says, one side alone saying it (`vocabulary.ENDED`:
+"formerly", "no longer", "obsolete", and "until" a date: "until March", "until 2026"),
+refuses, and so does a clause of its own that denies, takes away or restricts with one
+thing of its own at most to say it of ("Not this month.", "Except in December.",
+"Ignore this note.": `memsync.dream.additions.denies_the_rest`); "How to apply",
+Claude Code's label, restricts nothing.
+
 Before any of this, phrases a re-wording uses for one word become that word
 (`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
 Spanish, German and French words of the glossary are read in English
@@ -114,6 +136,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memsync.dream import readings
+from memsync.dream.additions import DENIAL, denies_the_rest, said_again, split
 from memsync.dream.blocking import candidate_pairs
 from memsync.dream.glossary import translated
 
@@ -147,6 +170,8 @@ from memsync.dream.rewording import (
 )
 from memsync.dream.vocabulary import (
     COMPONENTS,
+    ENDED,
+    MONTHS,
     ORDER,
     PRIVATIVE,
     QUALIFIERS,
@@ -191,6 +216,10 @@ _RESTRICTING = frozenset(canonical(word) for word in RESTRICTING)
 # saying one after a name the other says bare names no other thing, unlike "worker".
 _GENERIC = frozenset(canonical(word) for word in ("service", "services", "app", "apps"))
 _PRIVATIVE = frozenset(canonical(word) for word in PRIVATIVE)
+_ENDED = frozenset(canonical(word) for word in ENDED)
+_UNTIL_A_DATE = re.compile(
+    rf"\buntil\s+(?:\d+(?:[./-]\d+)*|q[1-4]\b|(?:{'|'.join(MONTHS)})\b)", re.I
+)
 _STARTERS = frozenset(stem(word) for word in SENTENCE_STARTERS) | frozenset(
     canonical(word) for word in SENTENCE_STARTERS
 )
@@ -346,14 +375,68 @@ def duplicate_reason(
         return "the same text"
     # Every test below must pass; the costliest (facts, word order) come last.
     shared = len(one.words & other.words)
-    if not _worded_close(shared, len(one.words), len(other.words), conservative):
-        return None if conservative else _facts_reason(one, other, shared)
-    resemblance = shared / (len(one.words) + len(other.words) - shared)  # the union's size
-    containment = shared / min(len(one.words), len(other.words))
     if conservative:
+        if not _worded_close(shared, len(one.words), len(other.words), conservative):
+            return None
+        resemblance = shared / (len(one.words) + len(other.words) - shared)  # the union's size
         alike = one.facts == other.facts
         return f"{resemblance:.0%} alike" if alike and not _swapped(one, other) else None
+    return _judged(one, other, shared) or _restated_and_added(one, other, shared)
+
+
+def _judged(one: Profile, other: Profile, shared: int) -> str | None:
+    """Why two memories, judged whole, are duplicates (in a personal dream): by their
+    words or by their facts."""
+    if one.exact == other.exact:
+        return "the same text"
+    if not _worded_close(shared, len(one.words), len(other.words), False):
+        return _facts_reason(one, other, shared)
+    resemblance = shared / (len(one.words) + len(other.words) - shared)  # the union's size
+    containment = shared / min(len(one.words), len(other.words))
     return _worded_reason(one, other, resemblance, containment) or _facts_reason(one, other, shared)
+
+
+def _restated_and_added(one: Profile, other: Profile, shared: int) -> str | None:
+    """Why a memory that restates the other in a few words of its own and adds sentences
+    (`memsync.dream.additions`) is its duplicate, or None (see the module's docstring,
+    "restated and added to")."""
+    ordered = (len(one.words), one.exact) <= (len(other.words), other.exact)
+    shorter, longer = (one, other) if ordered else (other, one)
+    if len(shorter.words) < MIN_SHARED_WORDS_CONTAINED:
+        return None
+    # Nearly all the shorter's words in the longer, which adds more than a re-wording.
+    if len(longer.words) - shared <= MAX_RECONCILED:
+        return None
+    if not _worded_close(shared, len(shorter.words), len(longer.words), False):
+        return None
+    if shorter.capitalised - longer.words:
+        return None  # a name of the shorter the longer never says (a cheap look first)
+    new = set(longer.words - shorter.words)
+    if _ends(shorter, longer, new) or _unread(new) or not _facts_within(shorter, longer):
+        return None
+    parts = split(shorter, longer)
+    if parts is None or not _facts_within(shorter, parts.restated):
+        return None  # a fact of the shorter is said only beside what the longer adds
+    restated, added = parts.restated, parts.added
+    if said_again(shorter, added):
+        return None  # an added sentence says again, or otherwise, what the shorter says
+    # A qualifier or a kind of component added says which thing the rest is about,
+    # unless said beside a name of its own ("Traces are in Tempo under service …").
+    told = _QUALIFIERS_AND_COMPONENTS.intersection(new)
+    if told - _said_with_a_new_name(added, shorter, told):
+        return None
+    if (
+        _subject_added(shorter, added)
+        # A denial in a clause added is one of the additions (`said_again` saw its
+        # clauses); "except" or "skip" in a sentence sharing words takes away.
+        or _takes_away(shorter, added, new - {DENIAL})
+        or _narrowed(shorter, added, new)
+        or denies_the_rest(shorter, added)
+        or _swapped(shorter, longer)
+        or _judged(shorter, restated, len(shorter.words & restated.words)) is None
+    ):
+        return None
+    return "one restates the other and adds sentences of its own"
 
 
 def _worded_reason(
@@ -380,6 +463,8 @@ def _worded_reason(
         or replaces_something(smaller.shape, larger.shape, added)
         or not _QUALIFIERS.isdisjoint(added_where_shared(smaller.shape, larger.shape, added))
         or _narrowed(smaller, larger, added)
+        or _ends(smaller, larger, added)
+        or denies_the_rest(smaller, larger)
     ):
         return None
     if _swapped(one, other):
@@ -440,8 +525,12 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         return None  # one says which service, the other may be about another
     if _takes_away(other, one, only_one) or _takes_away(one, other, only_other):
         return None  # one takes away what the other grants
+    if denies_the_rest(one, other) or denies_the_rest(other, one):
+        return None  # "Not this month.", "Except in December."
     if _unread(only_one) or _unread(only_other):
         return None  # Chinese the glossary does not read may say "formerly", "no longer"
+    if _ends(one, other, only_one | only_other):
+        return None  # "formerly", "no longer": one ends what the other says
     added_facts = not _facts_within(larger, smaller)
     # The same facts both ways, enough of them to pin a whole memory down: what each
     # says around them is the writer's own, and a word of one in the place of a word of
@@ -571,6 +660,21 @@ def _takes_away(smaller: Profile, larger: Profile, added: set[str]) -> bool:
     taking = {word.sentence for word in words if word.text in privative}
     known = smaller.words
     return any(word.sentence in taking and word.text in known for word in words)
+
+
+def _ends(one: Profile, other: Profile, only: set[str]) -> bool:
+    """Whether, of two memories saying `only` one side alone, one says that what the
+    other says held once and holds no more: a word of `ENDED` ("formerly", "no
+    longer") or "until" a date ("until March", "until 2026") one side alone says."""
+    if not _ENDED.isdisjoint(only):
+        return True
+    if "until" not in one.text.casefold() and "until" not in other.text.casefold():
+        return False
+    return _until_a_date(one) != _until_a_date(other)
+
+
+def _until_a_date(memory: Profile) -> set[str]:
+    return {match.group(0).casefold() for match in _UNTIL_A_DATE.finditer(memory.text)}
 
 
 def _unread(words: set[str]) -> bool:

@@ -37,6 +37,7 @@ DAYS = [
     "december",
 ]
 DAY_SET = frozenset(DAYS)
+MONTHS = DAYS[7:]  # the days of the week first
 # Words that carry no fact: articles, pronouns, auxiliaries, and the verbs a
 # re-wording swaps for one another.
 STOPWORDS = word_set(
@@ -106,6 +107,14 @@ ORDER = word_set("before after first last")
 # Words that say a statement holds for one thing alone ("This holds for staging only",
 # "applies to production"): with a qualifier they narrow all a memory says.
 RESTRICTING = word_set("only exclusively solely apply applies hold holds")
+
+
+# Words that say a statement held once and holds no more ("no longer", "formerly",
+# "previously", "not anymore", "obsolete"): one side saying one alone ends what the
+# other says, however alike the rest, wherever it says it. So does "until" before a
+# date ("until March", "until 2026"), not before a day or an event ("they wait until
+# Monday"): `memsync.dream.dedupe` reads those.
+ENDED = word_set("longer anymore formerly former previously obsolete outdated superseded")
 
 
 # Kinds of component: after a name they make another thing of it ("Ledger" and the
@@ -297,6 +306,9 @@ _PHRASES = {
     "stays": "keep",
     "remain": "keep",
     "remains": "keep",
+    # Claude Code's label for a memory's last line says how, not to what alone it
+    # applies (`RESTRICTING`).
+    "how to apply": "howto",
 }
 # Longest first, so "point of contact for" goes before "point of contact".
 _PHRASE_PATTERNS = [

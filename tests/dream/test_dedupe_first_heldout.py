@@ -31,7 +31,7 @@ def test_its_labels_name_existing_files_and_never_contradict(corpus: DuplicateCo
 
 
 # (directory, recall floor): what the rules reach on it, rounded down.
-FLOORS = {"bilingual": 0.08, "services": 0.38, "webapp": 0.23}
+FLOORS = {"bilingual": 0.08, "services": 0.44, "webapp": 0.23}
 
 
 @pytest.mark.parametrize("corpus", CORPORA, ids=lambda c: c.name)

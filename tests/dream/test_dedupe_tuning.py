@@ -5,7 +5,8 @@ The first three batches (``tests.dream.tuning``) chose the rules; the fourth
 on other wording (re-worded, listed, translated, superset, misspelt, bare files); the
 fifth (``tuning/paraphrased.py``) restates whole memories whole, as a teammate saving
 the same thing again would. The sixth (``tuning/first_heldout``, the first held-out
-corpus) is measured in ``test_dedupe_first_heldout.py``."""
+corpus) is measured in ``test_dedupe_first_heldout.py``, the seventh (``tuning/
+supersets.py``, one memory restated and added to) in ``test_dedupe_supersets.py``."""
 
 from __future__ import annotations
 
@@ -75,6 +76,14 @@ def print_by_kind(
 def test_it_merges_no_look_alike_and_most_duplicates(
     tmp_path: Path, name: str, write: Callable[[Path], TuningCorpus], floor: float
 ) -> None:
+    check_batch(tmp_path, name, write, floor)
+
+
+def check_batch(
+    tmp_path: Path, name: str, write: Callable[[Path], TuningCorpus], floor: float
+) -> None:
+    """Dream a batch written by `write`, print its figures and assert no false merge
+    and a recall of `floor` at least."""
     corpus = write(tmp_path / "memory")
     context = DreamContext(tmp_path / "memory", Scope.PERSONAL, NOW, corpus.changed)
 

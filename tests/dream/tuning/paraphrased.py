@@ -325,7 +325,6 @@ KINDS: dict[tuple[str, str, str], str] = {
     )
     for pair in pairs
 }
-DUPLICATES: list[tuple[str, str, str]] = list(KINDS)
 
 # Each memory above restated the same way with exactly one fact changed: none merges.
 LOOKALIKES: list[tuple[str, str, str]] = [
@@ -601,16 +600,29 @@ LOOKALIKES: list[tuple[str, str, str]] = [
 
 
 def write_corpus(root: Path, now: datetime | None = None) -> TuningCorpus:
-    """The pairs as a memory directory, among the first batch's fillers and the fourth
-    batch's directory of services (`tests.dream.tuning.write_pairs`)."""
+    """The pairs as a memory directory (`write_among_services`)."""
+    return write_among_services(root, KINDS, LOOKALIKES, BARE, now)
+
+
+def write_among_services(
+    root: Path,
+    kinds: dict[tuple[str, str, str], str],
+    lookalikes: list[tuple[str, str, str]],
+    bare: str,
+    now: datetime | None = None,
+) -> TuningCorpus:
+    """Labelled pairs (`kinds`' duplicates, `lookalikes`) as a memory directory, among
+    the first batch's fillers and the fourth batch's directory of services, so names
+    are held by many memories, as in a real one; a text starting with `bare` is a file
+    without frontmatter named ``note_<n>.md`` (`tests.dream.tuning.write_pairs`)."""
     from tests.dream.tuning import FILLERS, rewritten, write_pairs
 
     return write_pairs(
         root,
-        duplicates=DUPLICATES,
-        kinds=KINDS,
-        lookalikes=LOOKALIKES,
+        duplicates=list(kinds),
+        kinds=kinds,
+        lookalikes=lookalikes,
         fillers=FILLERS + rewritten.DIRECTORY,
-        bare={BARE: "note"},
+        bare={bare: "note"},
         now=now,
     )
