@@ -11,10 +11,11 @@ paths (``/etc/hosts``, ``~/.config``), API routes and placeholders (``{id}``,
 A path counts as missing when its first folder is the checkout's and it is neither
 there nor the tail of a path there (cited from inside a sub-project:
 ``scripts/icons.mjs`` for ``web/scripts/icons.mjs``); a bare file name when it has an
-extension (a bare folder, "dist/", may be built); a path through a folder a build
-writes (``web/dist/…``) never. A path whose first folder the checkout lacks counts when
-its file, of a name of two words or more (``rotate_keys.py``), is in the checkout once,
-elsewhere: the file moved.
+extension and the checkout has a file like it (`memsync.dream.renamed.nearest_file`:
+a bare folder, "dist/", may be built, and ``settings.json`` may be the user's); a path
+through a folder a build writes (``web/dist/…``) never. A path whose first folder the
+checkout lacks counts when its file, of a name of two words or more (``rotate_keys.py``),
+is in the checkout once, elsewhere: the file moved.
 
 A dotted Python module (`tidepool.sync.ingest` in backticks, ``python -m
 tidepool.sync.ingest``) counts as missing when a package of the checkout (a folder with
@@ -29,6 +30,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from typing import Protocol
+
+from memsync.dream.renamed import nearest_file
 
 SKIPPED_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "dist"})
 # Folders a build, an install or a tool writes: a path through one ("web/dist/",
@@ -103,7 +106,10 @@ def missing_path(path: str, code: Holds) -> str | None:
     if any(part in _BUILT_DIRS for part in parts[:-1]) or parts[-1] in _BUILT_DIRS:
         return None
     if len(parts) == 1:
-        return "no longer has" if is_file_name(path) and path not in code.basenames else None
+        if not is_file_name(path) or path in code.basenames:
+            return None
+        nearest = nearest_file(path, code.paths)
+        return None if nearest is None else f"no longer has (nearest: {nearest})"
     if path in code.paths or path in code.tails:
         return None
     if parts[0] in code.top_level:

@@ -7,9 +7,11 @@ memory over 90 days tells a reviewer nothing. A memory is flagged when
   check DIR --code PATH``, ``memsync dream --code PATH``): a file path or a Python
   module (`memsync.dream.cited_paths`), a command (an npm script, a Makefile target, a
   renamed console script, a package manager its lockfiles say it left:
-  `memsync.dream.cited_commands`), or a code symbol or
-  environment variable in backticks (``parse_invoice()``, ``sync_customers(since)``,
-  ``InvoiceParser``, ``PAYMENTS_URL``);
+  `memsync.dream.cited_commands`), or a code symbol or environment variable
+  (``parse_invoice()``, ``sync_customers(since)``, ``InvoiceParser``, ``PAYMENTS_URL``)
+  beside a kin the checkout has in its place (``STRIPE_SECRET_KEY`` for
+  ``STRIPE_API_KEY``: `memsync.dream.renamed`; a library's ``useQuery`` or a tool's
+  ``AWS_PROFILE`` the code never wrote is no evidence);
   or it states a version of a runtime or service the checkout declares otherwise ("Node
   18" where package.json's engines want ``>=20.11``: `memsync.dream.declared_versions`);
 - it states a value the checkout assigns otherwise (`memsync.dream.code_values`), a
@@ -90,6 +92,7 @@ from memsync.dream.published_ports import (
     port_conflict,
     published_ports,
 )
+from memsync.dream.renamed import Kin
 from memsync.dream.stale_pairs import candidates, named_as_replaced, worth_reading
 from memsync.dream.supersession import Claims, Written, claims, replacement
 from memsync.memory import MemoryFile
@@ -199,6 +202,11 @@ class CodeCheckout:
             for name, value in assignments(text).items():
                 self._everywhere.setdefault(name, []).append(Declaration(relative, value))
         return frozenset(found)
+
+    @cached_property
+    def kin(self) -> Kin:
+        """The checkout's names by their words, for a name it lacks (`memsync.dream.renamed`)."""
+        return Kin(self.identifiers)
 
     @cached_property
     def assigned_everywhere(self) -> dict[str, str]:
@@ -344,8 +352,9 @@ def _missing_from(text: str, code: CodeCheckout) -> tuple[str, str] | None:
     symbols += [name for name in named if _SYMBOL.match(name)]
     for symbol in symbols:
         name = symbol.removesuffix("()")
-        if name not in code.identifiers:
-            return "symbol", f"cites {symbol}, which the code checkout no longer has"
+        if name not in code.identifiers and (kin := code.kin.of(name)) is not None:
+            why = f"cites {symbol}, which the code checkout no longer has (nearest: {kin})"
+            return "symbol", why
     return None
 
 

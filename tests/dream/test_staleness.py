@@ -20,7 +20,7 @@ STALE = {
     "project_storybook.md": ("Storybook", "Start the component gallery with `npm run storybook`."),
     "feedback_release.md": ("Release", "Always cut releases with make release, never by hand."),
     "project_receipts.md": ("Receipts", "Receipt parsing lives in `parse_receipt()`."),
-    "project_token.md": ("Token", "The client reads `LEGACY_API_TOKEN` at start-up."),
+    "project_token.md": ("Token", "The client reads `PAYMENTS_API_TOKEN` at start-up."),
 }
 FRESH = {
     "project_entry.md": ("Entry point", "The entry point is src/app.py."),
@@ -50,7 +50,8 @@ def checkout(root: Path) -> Path:
     (root / "scripts" / "migrate.sh").write_text("#!/bin/sh\n")
     (root / "src" / "app.py").write_text(
         "import os\n\nPAYMENTS_URL = os.environ['PAYMENTS_URL']\n\n"
-        "class InvoiceParser:\n    def parse_invoice(self, data): ...\n"
+        "class InvoiceParser:\n    def parse_invoice(self, data): ...\n\n"
+        "def read_receipt(data): ...\n"
     )
     (root / "package.json").write_text(json.dumps({"scripts": {"build": "vite build"}}))
     (root / "Makefile").write_text("lint:\n\truff check .\n\ntest: lint\n\tpytest\n")
