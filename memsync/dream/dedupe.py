@@ -97,6 +97,19 @@ thing of its own at most to say it of ("Not this month.", "Except in December.",
 "Ignore this note.": `memsync.dream.additions.denies_the_rest`); "How to apply",
 Claude Code's label, restricts nothing.
 
+**Restated whole by another person** (written for the eighth batch, ``tests/dream/
+tuning/restated.py``, in Claude Code's layout): a rule's modal said in other words is
+one modal ("has to", "needs to", "is required to" are "must"; "do not ever" is "never":
+`memsync.dream.vocabulary.reworded`), so its polarity and its words agree; "only" (or
+"exclusively", "solely") one side alone says in a clause both say narrows what the
+other says to one thing ("4 replicas, for EU customers only") and refuses, as a word
+that takes away does; and when each memory opens with a description summing up its
+body (every word of it said again in a later sentence), the descriptions are left out
+when looking for a word put in the place of another (`_bodies`): the words of one
+description, counted twice, would seem replaced in a memory whose description sums up
+in other words. A description only one side sums up with is kept ("Pulsar depth" said
+twice, then once beside "briefly", is "depth" replaced).
+
 Before any of this, phrases a re-wording uses for one word become that word
 (`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
 Spanish, German and French words of the glossary are read in English
@@ -156,6 +169,7 @@ from memsync.dream.profiles import content_words as content_words
 from memsync.dream.profiles import facts as facts
 from memsync.dream.profiles import normalise as normalise
 from memsync.dream.rewording import (
+    Shape,
     added_where_shared,
     name_added_where_shared,
     names_moved,
@@ -167,6 +181,7 @@ from memsync.dream.rewording import (
     replaces_something,
     substituted,
     value_replaced,
+    without_summary,
 )
 from memsync.dream.vocabulary import (
     COMPONENTS,
@@ -216,6 +231,9 @@ _RESTRICTING = frozenset(canonical(word) for word in RESTRICTING)
 # saying one after a name the other says bare names no other thing, unlike "worker".
 _GENERIC = frozenset(canonical(word) for word in ("service", "services", "app", "apps"))
 _PRIVATIVE = frozenset(canonical(word) for word in PRIVATIVE)
+# The restricting words that narrow a sentence with no qualifier beside them ("4
+# replicas, for EU customers only"), unlike "applies" or "holds".
+_SOLELY = frozenset(canonical(word) for word in ("only", "exclusively", "solely"))
 _ENDED = frozenset(canonical(word) for word in ENDED)
 _UNTIL_A_DATE = re.compile(
     rf"\buntil\s+(?:\d+(?:[./-]\d+)*|q[1-4]\b|(?:{'|'.join(MONTHS)})\b)", re.I
@@ -525,6 +543,8 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         return None  # one says which service, the other may be about another
     if _takes_away(other, one, only_one) or _takes_away(one, other, only_other):
         return None  # one takes away what the other grants
+    if _takes_away(other, one, only_one, _SOLELY) or _takes_away(one, other, only_other, _SOLELY):
+        return None  # one says what the other says holds for one thing only
     if denies_the_rest(one, other) or denies_the_rest(other, one):
         return None  # "Not this month.", "Except in December."
     if _unread(only_one) or _unread(only_other):
@@ -553,7 +573,7 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         # Chinese the glossary does not read stands in for English words: no substitute.
         # A "service" after a name both say (`_generic_after_names`) replaces nothing.
         latin = {word for word in added if not CJK_START.match(word)} - told
-        if latin and replaces_something(within.shape, holding.shape, latin):
+        if latin and replaces_something(*_bodies(within.shape, holding.shape), latin):
             return None
     if (
         value_replaced(one.shape, other.shape, only_other)
@@ -648,12 +668,15 @@ def _subject_added(smaller: Profile, larger: Profile) -> bool:
     )
 
 
-def _takes_away(smaller: Profile, larger: Profile, added: set[str]) -> bool:
+def _takes_away(
+    smaller: Profile, larger: Profile, added: set[str], marking: frozenset[str] = _PRIVATIVE
+) -> bool:
     """Whether `larger` says a word of `PRIVATIVE` `smaller` lacks ("leave code samples
     out", "except for docs changes", "skip") in a sentence that says words of the
     other: it then takes away what the other grants. In a sentence of its own ("Why: …
-    took an hour without one") it is a fact added."""
-    privative = added & _PRIVATIVE
+    took an hour without one") it is a fact added. With `marking` `_SOLELY`, whether it
+    says "only" so: it then narrows what the other grants."""
+    privative = added & marking
     if not privative:
         return False
     words = larger.shape.words
@@ -705,6 +728,19 @@ def _facts_added_apart(smaller: Profile, larger: Profile) -> bool:
     return kept <= shared_words | {stem(word) for word in shared_words} and not any(
         word.clause not in fresh and word.text in added for word in larger.shape.words
     )
+
+
+def _bodies(one: Shape, other: Shape) -> tuple[Shape, Shape]:
+    """The two memories' words in order, less the first sentence of each when each sums
+    up its body there (`without_summary`): one description repeating the body's words
+    and another summing it up in other words would make those words seem said more
+    often in one, and so replaced (`replaces_something`). A description only one side
+    sums up with is kept: "Pulsar depth" said twice, then once beside "briefly", is
+    "depth" replaced."""
+    first, second = without_summary(one), without_summary(other)
+    if first is None or second is None:
+        return one, other
+    return first, second
 
 
 def _fact_weight(found: frozenset[str]) -> int:

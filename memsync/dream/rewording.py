@@ -407,3 +407,17 @@ def substituted(one: Shape, other: Shape, only_one: set[str], only_other: set[st
         and not only_other.isdisjoint(second[other_start:other_end])
         for operation, start, end, other_start, other_end in matcher.get_opcodes()
     )
+
+
+def without_summary(shape: Shape) -> Shape | None:
+    """`shape` less its first sentence when a later sentence says each of its words (a
+    description summing up the body: "Omar Nasser, data engineer" before "Omar Nasser
+    is a data engineer on the Acacia team"), or None when it has no such sentence."""
+    first = {word.text for word in shape.words if word.sentence == 0}
+    later: dict[int, set[str]] = defaultdict(set)
+    for word in shape.words:
+        if word.sentence:
+            later[word.sentence].add(word.text)
+    if not first or not any(first <= said for said in later.values()):
+        return None
+    return Shape(tuple(word for word in shape.words if word.sentence), shape.negative)

@@ -309,6 +309,20 @@ _PHRASES = {
     # Claude Code's label for a memory's last line says how, not to what alone it
     # applies (`RESTRICTING`).
     "how to apply": "howto",
+    # A rule's modal said in other words is one modal: "has to", "needs to" and "is
+    # required to" say "must" (a rule's polarity, `memsync.dream.profiles`), and "do
+    # not ever" says "never". Written for the eighth tuning batch from how rules are
+    # phrased in general, not from any pair.
+    "is required to": "must",
+    "are required to": "must",
+    "required to": "must",
+    "has to": "must",
+    "have to": "must",
+    "needs to": "must",
+    "need to": "must",
+    "do not ever": "never",
+    "don't ever": "never",
+    "not ever": "never",
 }
 # Longest first, so "point of contact for" goes before "point of contact".
 _PHRASE_PATTERNS = [

@@ -6,7 +6,9 @@ on other wording (re-worded, listed, translated, superset, misspelt, bare files)
 fifth (``tuning/paraphrased.py``) restates whole memories whole, as a teammate saving
 the same thing again would. The sixth (``tuning/first_heldout``, the first held-out
 corpus) is measured in ``test_dedupe_first_heldout.py``, the seventh (``tuning/
-supersets.py``, one memory restated and added to) in ``test_dedupe_supersets.py``."""
+supersets.py``, one memory restated and added to) in ``test_dedupe_supersets.py``, the
+eighth (``tuning/restated.py``, one memory restated whole) in
+``test_dedupe_restated_whole.py``."""
 
 from __future__ import annotations
 
