@@ -115,3 +115,25 @@ def denies_the_rest(smaller: Profile, larger: Profile) -> bool:
         if len({word.text for word in own if not word.name}) + any(w.name for w in own) <= 1:
             return True
     return False
+
+
+# Words that make a sentence hold on a condition ("if CI is green", "provided the tests
+# pass", "as long as"): read in the text, as "if" is a grammar word.
+_CONDITION = re.compile(r"\b(?:if|provided|as long as|only when)\b", re.IGNORECASE)
+
+
+def conditions_added(smaller: Profile, larger: Profile) -> bool:
+    """Whether `larger` puts a condition on a sentence restating `smaller` (more than half
+    its words are `smaller`'s) and `smaller` states none: "Auto-merge Dependabot patch
+    updates" / "… if CI is green" narrows what the other says to when the condition
+    holds. A sentence of its own with a condition ("**How to apply:** if the deploy
+    fails, page Ana") is a fact added."""
+    if _CONDITION.search(smaller.text):
+        return False
+    known = smaller.words
+    for sentence in _sentences(larger.text):
+        if _CONDITION.search(sentence):
+            words = profile_of(sentence).words
+            if 2 * len(words & known) > len(words):
+                return True
+    return False

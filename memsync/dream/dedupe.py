@@ -110,6 +110,25 @@ description, counted twice, would seem replaced in a memory whose description su
 in other words. A description only one side sums up with is kept ("Pulsar depth" said
 twice, then once beside "briefly", is "depth" replaced).
 
+**One fact away** (written for the ninth batch, ``tests/dream/tuning/adversarial.py``,
+look-alikes each the same memory with one fact changed). Whichever judge finds two
+memories alike, a word one says where the other says its opposite refuses
+(`memsync.dream.opposites`: "weekdays" / "weekends", "at most" / "at least",
+"increase" / "decrease", "allow" / "deny"; one alone saying each, or the two put in
+each other's place: "opt-in" / "opt-out", "allow A and deny B" and the verbs traded),
+and so does "used to" one side alone says ("Jonas used to own …"; not "is used to").
+Two words traded between the same places ("`LOG_LEVEL=info` in production and
+`LOG_LEVEL=debug` in staging", the levels swapped) are names swapped, names or not
+(`_swapped`). A restatement may word things its own way, but not exchange one word for
+another between the same words ("patch updates in the Swift repo" / "minor updates":
+`rewording.word_replaced`). A memory holding the other may not add "only" to a sentence
+both say, nor a condition ("if CI is green": `additions.conditions_added`), nor a word
+after "every" ("every logged-in visitor": `rewording.inserted_inside`). A number
+written as a word is its digits ("three replicas", "3 replicas"; Chinese numerals
+too) and a unit abbreviated after a number is written out ("30 s" is "30 seconds", so
+"30 ms" another unit): both `memsync.dream.vocabulary.reworded`. A URL's scheme is
+part of it ("http://" / "https://").
+
 Before any of this, phrases a re-wording uses for one word become that word
 (`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
 Spanish, German and French words of the glossary are read in English
@@ -149,7 +168,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memsync.dream import readings
-from memsync.dream.additions import DENIAL, denies_the_rest, said_again, split
+from memsync.dream.additions import (
+    DENIAL,
+    conditions_added,
+    denies_the_rest,
+    said_again,
+    split,
+)
 from memsync.dream.blocking import candidate_pairs
 from memsync.dream.glossary import translated
 
@@ -157,6 +182,7 @@ from memsync.dream.glossary import translated
 from memsync.dream.merging import covered as covered
 from memsync.dream.merging import union_bodies as union_bodies
 from memsync.dream.misspelling import misspellable, one_edit, reconciled
+from memsync.dream.opposites import opposed, words_traded
 from memsync.dream.profiles import (
     CJK_START,
     FILLER_WORDS,
@@ -171,6 +197,7 @@ from memsync.dream.profiles import normalise as normalise
 from memsync.dream.rewording import (
     Shape,
     added_where_shared,
+    inserted_inside,
     name_added_where_shared,
     names_moved,
     names_regrouped,
@@ -182,6 +209,7 @@ from memsync.dream.rewording import (
     substituted,
     value_replaced,
     without_summary,
+    word_replaced,
 )
 from memsync.dream.vocabulary import (
     COMPONENTS,
@@ -237,6 +265,11 @@ _SOLELY = frozenset(canonical(word) for word in ("only", "exclusively", "solely"
 _ENDED = frozenset(canonical(word) for word in ENDED)
 _UNTIL_A_DATE = re.compile(
     rf"\buntil\s+(?:\d+(?:[./-]\d+)*|q[1-4]\b|(?:{'|'.join(MONTHS)})\b)", re.I
+)
+_USED_TO = re.compile(
+    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen )(?<!\bget )"
+    r"(?<!\bgot )(?<!\bgets )\bused to\b",
+    re.I,
 )
 _STARTERS = frozenset(stem(word) for word in SENTENCE_STARTERS) | frozenset(
     canonical(word) for word in SENTENCE_STARTERS
@@ -397,9 +430,22 @@ def duplicate_reason(
         if not _worded_close(shared, len(one.words), len(other.words), conservative):
             return None
         resemblance = shared / (len(one.words) + len(other.words) - shared)  # the union's size
-        alike = one.facts == other.facts
+        alike = one.facts == other.facts and not _contradicts(one, other)
         return f"{resemblance:.0%} alike" if alike and not _swapped(one, other) else None
-    return _judged(one, other, shared) or _restated_and_added(one, other, shared)
+    reason = _judged(one, other, shared) or _restated_and_added(one, other, shared)
+    return None if reason is None or _contradicts(one, other) else reason
+
+
+def _contradicts(one: Profile, other: Profile) -> bool:
+    """Whether, whichever judge found two memories alike, one says the opposite of the
+    other (`memsync.dream.opposites`) or says "used to" where the other does not."""
+    return opposed(one, other) or _used_to(one) != _used_to(other)
+
+
+def _used_to(memory: Profile) -> bool:
+    """Whether a memory says what held once ("Jonas used to own the exporter"), not
+    what a thing serves for ("the script is used to deploy")."""
+    return "used to" in memory.text.casefold() and bool(_USED_TO.search(memory.text))
 
 
 def _judged(one: Profile, other: Profile, shared: int) -> str | None:
@@ -476,7 +522,10 @@ def _worded_reason(
     if added and (
         _subject_added(smaller, larger)
         or _takes_away(smaller, larger, added)
+        or _takes_away(smaller, larger, added, _SOLELY)
+        or conditions_added(smaller, larger)
         or negation_added(smaller.shape, larger.shape)
+        or inserted_inside(smaller.shape, larger.shape, added)
         or name_added_where_shared(smaller.shape, larger.shape, _COMPONENTS)
         or replaces_something(smaller.shape, larger.shape, added)
         or not _QUALIFIERS.isdisjoint(added_where_shared(smaller.shape, larger.shape, added))
@@ -575,11 +624,17 @@ def _facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         latin = {word for word in added if not CJK_START.match(word)} - told
         if latin and replaces_something(*_bodies(within.shape, holding.shape), latin):
             return None
+        if latin and inserted_inside(within.shape, holding.shape, latin):
+            return None  # "every visitor" / "every logged-in visitor"
     if (
         value_replaced(one.shape, other.shape, only_other)
         or value_replaced(other.shape, one.shape, only_one)
-        or (not restated and substituted(one.shape, other.shape, only_one, only_other))
-        or (not restated and substituted(other.shape, one.shape, only_other, only_one))
+        or (substituted if not restated else word_replaced)(
+            one.shape, other.shape, only_one, only_other
+        )
+        or (substituted if not restated else word_replaced)(
+            other.shape, one.shape, only_other, only_one
+        )
         or negation_added(one.shape, other.shape)
         or negation_added(other.shape, one.shape)
         or _swapped(one, other, traded=_fact_weight(smaller.facts) >= MIN_TRADED_WEIGHT)
@@ -782,6 +837,7 @@ def _swapped(one: Profile, other: Profile, traded: bool = False) -> bool:
         or names_moved(first, second)
         or names_regrouped(first, second)
         or negation_moved(first, second)
+        or words_traded(first, second)
     )
 
 
@@ -795,7 +851,7 @@ def _facts_within(smaller: Profile, larger: Profile) -> bool:
         fact
         for fact in smaller.facts - larger.facts
         if not (
-            fact.isalpha()
+            (fact.isalpha() or fact.isdigit())
             and not (larger.words | FILLER_WORDS).isdisjoint(
                 (fact, SYNONYMS.get(fact, fact), canonical(translated(fact).casefold()))
             )

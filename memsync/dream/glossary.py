@@ -60,8 +60,8 @@ _ENTRIES = """
 订单 order|账单 bill|发票 invoice|搜索 search|认证 auth|登录 login
 主题 topic|保留 keep|延迟 latency|跑 run|日语 japanese|讨论 discuss|问题 issue
 跳过 skip|钩子 hook|一次 once|有一次 once|进 into|进了 into|让 let|导致 cause|因为 because
-等待 wait|等 wait|开 open|一个 one|一 one|两个 two|两 two|三 three|四 four|五 five
-十 ten|次 time|两次 twice|一次 once|秒 second|秒钟 second|毫秒 ms|客户端 client
+等待 wait|等 wait|开 open|一个 one|一 one|两个 2|两 2|三 3|四 4|五 5
+十 10|次 time|两次 twice|一次 once|秒 second|秒钟 second|毫秒 ms|客户端 client
 服务端 server|服务器 server|中 in|内 in|并 and|工作 work|开发 develop|响应 response
 负载均衡 load balancer|调度 schedule|轮换 rotate|轮值 rotation|交接 handover|记录 record
 报告 report|指标 metric|警报 alert|阈值 threshold|上限 limit|最多 most|至少 least|最少 least

@@ -59,6 +59,7 @@ _JOINED = re.compile(rf"[./@:](?<=(?:[^\W{_CJK}]|[+-])[./@:])(?:[^\W{_CJK}]|[+-]
 _PATH = re.compile(r"/[\w.-]+/")
 _DIGIT = re.compile(r"\d")
 _BACKTICKED = re.compile(r"`([^`\n]+)`")
+_SCHEME = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://")
 _CHANNEL = re.compile(r"(?<![\w&#])#[^\W\d_][\w-]*")
 _LETTER = re.compile(r"[A-Za-z]")
 CJK_START = re.compile(rf"[{_CJK}]")
@@ -206,6 +207,8 @@ def _facts(text: str) -> frozenset[str]:
         for match in _BACKTICKED.finditer(text):
             found.add("`" + match.group(1).strip().casefold())
         bare = _BACKTICKED.sub(" ", text)
+    if "://" in bare:  # a URL's scheme is part of it: "http://…" is another address
+        found.update(match.group(0).casefold() for match in _SCHEME.finditer(bare))
     if "#" in bare:  # a chat channel ("#payments-oncall") names one as an identifier does
         found.update(match.group(0).casefold() for match in _CHANNEL.finditer(bare))
     # Identifiers leave the text (3.11 or 2025-07-15, no letter in it, is a number, below).

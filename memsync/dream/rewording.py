@@ -421,3 +421,62 @@ def without_summary(shape: Shape) -> Shape | None:
     if not first or not any(first <= said for said in later.values()):
         return None
     return Shape(tuple(word for word in shape.words if word.sentence), shape.negative)
+
+
+def word_replaced(one: Shape, other: Shape, only_one: set[str], only_other: set[str]) -> bool:
+    """Whether, the two word sequences aligned, one word only `one` says stands alone
+    where one word only `other` says stood, with `_CONTEXT` words the same before and
+    after it, and the word after it in its clause: "Auto-merge Dependabot patch
+    updates in the Swift repo" / "… minor updates …", not "alerts arrive in
+    #heron-alerts" / "alerts channel: #heron-alerts". However much else a restatement
+    words its own way, one word exchanged for another between the same phrases is a
+    fact changed, not a phrase said otherwise (a word between two words both say may
+    be one by chance)."""
+    first = [word.text for word in one.words]
+    second = [word.text for word in other.words]
+    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
+    codes = matcher.get_opcodes()
+    for before, code, after in zip(codes, codes[1:], codes[2:], strict=False):
+        operation, start, end, other_start, other_end = code
+        if (
+            operation == "replace"
+            and end - start == 1
+            and other_end - other_start == 1
+            and first[start] in only_one
+            and second[other_start] in only_other
+            and before[0] == after[0] == "equal"
+            and min(before[2] - before[1], after[2] - after[1]) >= _CONTEXT
+            and _in_one_clause(one.words[start : start + 2])
+            and _in_one_clause(other.words[other_start : other_start + 2])
+        ):
+            return True
+    return False
+
+
+def _in_one_clause(words: Sequence[Word]) -> bool:
+    return len({word.clause for word in words}) == 1
+
+
+# The words the same on each side of a word exchanged for another (`word_replaced`).
+_CONTEXT = 2
+# Words that say a phrase is about every one of a kind ("every visitor"): a word put
+# after one narrows the kind (`inserted_inside`).
+_QUANTIFIERS = frozenset(("every", "each", "all", "any"))
+
+
+def inserted_inside(smaller: Shape, larger: Shape, added: Collection[str]) -> bool:
+    """Whether `larger` says a word of `added` between a word saying "every" ("each",
+    "all", "any") and the word after it in `smaller`: "every visitor" / "every
+    logged-in visitor" narrows who the rest is said of."""
+    first = [word.text for word in smaller.words]
+    second = [word.text for word in larger.words]
+    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
+    for operation, start, _, other_start, other_end in matcher.get_opcodes():
+        if operation != "insert" or not 0 < start < len(first):
+            continue
+        if not any(word.text in added for word in larger.words[other_start:other_end]):
+            continue
+        before, after = smaller.words[start - 1], smaller.words[start]
+        if before.text in _QUANTIFIERS and before.clause == after.clause:
+            return True
+    return False

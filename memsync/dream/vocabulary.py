@@ -152,6 +152,66 @@ UNITS = word_set(
 )
 
 
+# Words that say the opposite of one another, or one of a few that exclude each other
+# (each line; inflections of one word joined by "/"): one memory saying one where the
+# other says another ("weekdays" / "weekends", "at most" / "at least", "increase" /
+# "decrease", "allow" / "deny") states the opposite fact, however the rest is worded.
+# Written for the ninth tuning batch from the antonyms of team memories in general,
+# not from any pair. `OPPOSITE_PARTICLES` are short words said in most memories, read
+# only where the two put one in the other's place ("opt-in" / "opt-out").
+OPPOSITES = [
+    line.split()
+    for line in """
+    weekday/weekdays weekend/weekends
+    most least
+    max min
+    maximum minimum
+    add/adds/added/increase/increases/increased remove/removes/removed/decrease/decreases/decreased
+    enable/enables/enabled disable/disables/disabled
+    allow/allows/allowed deny/denies/denied block/blocks/blocked forbid/forbids/forbidden
+    include/includes/included/including exclude/excludes/excluded/excluding
+    read/reads write/writes
+    first last
+    before after
+    beforehand afterwards
+    more less/fewer
+    higher lower
+    upper lower
+    start/starts/started stop/stops/stopped
+    open/opens/opened close/closes/closed
+    inbound outbound
+    ingress egress
+    ascending descending
+    oldest newest
+    earliest latest
+    true false
+    public private
+    internal external
+    import/imports/imported export/exports/exported
+    upload/uploads/uploaded download/downloads/downloaded
+    push/pushes/pushed pull/pulls/pulled
+    lock/locks/locked unlock/unlocks/unlocked
+    accept/accepts/accepted reject/rejects/rejected
+    grant/grants/granted revoke/revokes/revoked
+    encrypt/encrypted decrypt/decrypted
+    sync async
+    synchronous asynchronous
+    online offline
+    major minor
+    manual/manually automatic/automatically
+    mandatory optional
+    north south
+    east west
+    morning/mornings afternoon/afternoons evening/evenings night/nights
+    success/successful failure/failed
+    """.strip().splitlines()
+]
+OPPOSITE_PARTICLES = [
+    line.split()
+    for line in ("in out", "on off", "up down", "over/above/exceeds/passes under", "all some none")
+]
+
+
 # Words that take away what the rest of a sentence grants, as a denial does ("answers
 # that leave code samples out", "every region except eu-west-1", "skip the cache"): one
 # side saying one of them alone says the opposite, however alike the rest.
@@ -245,6 +305,11 @@ _SYNONYM_GROUPS = (
 SYNONYMS = {word: group.split()[0] for group in _SYNONYM_GROUPS for word in group.split()}
 
 
+_NUMBER_WORDS = (
+    "two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+)
+
 # Phrases a re-wording uses for one word, as that word (before stemming): "looks
 # after" and "is responsible for" say "owns"; "pull request" is "PR".
 _PHRASES = {
@@ -323,6 +388,20 @@ _PHRASES = {
     "do not ever": "never",
     "don't ever": "never",
     "not ever": "never",
+    # A number written as a word is its digits ("three replicas", "3 replicas"), so it
+    # is a fact as a number is and "three" / "four" is a number changed. Not "one",
+    # which is as often a pronoun ("one of them", "the one-click flow").
+    **{word: str(number) for number, word in enumerate(_NUMBER_WORDS.split(), start=2)},
+    **{
+        word: str(number)
+        for word, number in (
+            ("thirty", 30),
+            ("forty", 40),
+            ("fifty", 50),
+            ("sixty", 60),
+            ("ninety", 90),
+        )
+    },
 }
 # Longest first, so "point of contact for" goes before "point of contact".
 _PHRASE_PATTERNS = [
@@ -341,7 +420,8 @@ WORD_RUNS = bytes(c if re.match(r"\w", chr(c)) else 32 for c in range(128)) + b"
 
 
 def reworded(text: str) -> str:
-    """`text` with each phrase of `_PHRASES` written as its one word (lowercase)."""
+    """`text` with each phrase of `_PHRASES` written as its one word (lowercase), and a
+    unit abbreviated after a number written out (`_ABBREVIATED_UNIT`)."""
     lower = text.lower()
     # Most memories hold no word of `PHRASE_WORDS`: one set test (about 3 µs a memory)
     # instead of a substring test per phrase (10 µs).
@@ -354,14 +434,35 @@ def reworded(text: str) -> str:
     for phrase, pattern, word in _PHRASE_PATTERNS:
         if phrase in lower:
             text = pattern.sub(word, text)
-    return text
+    return _ABBREVIATED_UNIT.sub(_spelt_unit, text)
+
+
+# A unit abbreviated after a number ("30 s", "30s", "5 min", "2 hrs"): written out, so
+# "s" (a stopword, as in "Ana's") is a unit and "30 s" / "30 ms" a unit changed, and
+# "min" is minutes, not a minimum.
+_ABBREVIATED_UNIT = re.compile(
+    r"\b(\d+(?:\.\d+)?) ?(ms|msec|s|sec|secs|min|mins|h|hr|hrs)\b", re.IGNORECASE
+)
+_UNITS_SPELT = (
+    dict.fromkeys(("ms", "msec"), "ms")
+    | dict.fromkeys(("s", "sec", "secs"), "seconds")
+    | dict.fromkeys(("min", "mins"), "minutes")
+    | dict.fromkeys(("h", "hr", "hrs"), "hours")
+)
+
+
+def _spelt_unit(match: re.Match[str]) -> str:
+    return f"{match.group(1)} {_UNITS_SPELT[match.group(2).lower()]}"
 
 
 def may_reword(lower: str, held: Iterable[bytes]) -> bool:
     """Whether `reworded` may change a text (`lower`: in lowercase) that holds `held`
     of `PHRASE_WORDS` as whole words: only a phrase the text holds is written as its
-    word, and the first one written must be a phrase of one of those words."""
-    return any(phrase in lower for word in held for phrase in _PHRASES_BY_WORD.get(word, ()))
+    word, and the first one written must be a phrase of one of those words; or it
+    abbreviates a unit after a number."""
+    return any(
+        phrase in lower for word in held for phrase in _PHRASES_BY_WORD.get(word, ())
+    ) or bool(_ABBREVIATED_UNIT.search(lower))
 
 
 _DOUBLING = ("ings", "ing", "ed")

@@ -61,6 +61,7 @@ def _reference_facts(text: str) -> frozenset[str]:
     for match in profiles._BACKTICKED.finditer(text):
         found.add("`" + match.group(1).strip().casefold())
     bare = profiles._BACKTICKED.sub(" ", text)
+    found.update(match.group(0).casefold() for match in profiles._SCHEME.finditer(bare))
     found.update(match.group(0).casefold() for match in profiles._CHANNEL.finditer(bare))
     for match in profiles._IDENTIFIER.finditer(bare):
         if _LETTER.search(match.group(0)):
@@ -112,17 +113,18 @@ def _phrased() -> list[str]:
     rng = random.Random(7)
     pieces = [*vocabulary._PHRASES, *(phrase.upper() for phrase in vocabulary._PHRASES)]
     pieces += [" ", "-", ".", "_", "1", "x", "Each", "owned", "by", "é", "İ", "\u212a8s", "la"]
-    pieces += ["el equipo", "der Dienst", "contact", "weekly", "over"]
+    pieces += ["el equipo", "der Dienst", "contact", "weekly", "over", "s", "ms", "min", "three"]
     return ["".join(rng.choices(pieces, k=rng.randint(1, 12))) for _ in range(3000)]
 
 
 def _reference_reworded(text: str) -> str:
-    """`vocabulary.reworded` as it was first written: a substring test per phrase."""
+    """`vocabulary.reworded` as it was first written: a substring test per phrase, then
+    the units abbreviated after a number."""
     lower = text.lower()
     for phrase, pattern, word in vocabulary._PHRASE_PATTERNS:
         if phrase in lower:
             text = pattern.sub(word, text)
-    return text
+    return vocabulary._ABBREVIATED_UNIT.sub(vocabulary._spelt_unit, text)
 
 
 def test_phrases_are_those_a_test_per_phrase_finds(tmp_path: Path) -> None:

@@ -22,7 +22,14 @@ another person in Claude Code's layout and look-alikes differing in one fact, wa
 written for modals said in other words, "only" narrowing, and descriptions summing up
 their body (2026-12-04): before those rules 11 of 27 merged and one look-alike ("4
 replicas, for EU customers only") merged falsely; after, 14 of 27 and none, the
-seventh batch 22 of 37 (21 before), every other batch and the held-out unchanged.
+seventh batch 22 of 37 (21 before), every other batch and the held-out unchanged. The
+ninth, ``adversarial``, 95 look-alikes each one fact away from a memory (an antonym, a
+number written as a word, a unit, a flag, a role, a tense, a condition) and 22 controls,
+was written to hunt false merges (2026-12-04): before the rules it found (opposites,
+number words and abbreviated units, a word exchanged between the same words, words
+traded, "used to", a condition or "only" added, a word after "every", a URL's scheme)
+22 look-alikes merged judged alone, 24 false merges in its directory, and 14 of 22
+controls; after, none, and 17 of 22; every other batch and the held-out unchanged.
 """
 
 from __future__ import annotations

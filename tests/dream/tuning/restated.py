@@ -8,7 +8,7 @@ How line paraphrased or folded into the body.
 `LOOKALIKES` are the same restatements with exactly one fact changed: another service,
 number, day, environment, person, tool or command, a denial added, a scope narrowed
 ("for the EU cluster only"). None may merge. Each is the restatement with one phrase
-replaced (`_changed`), so it differs from a duplicate only in that fact. Written by
+replaced (`changed`), so it differs from a duplicate only in that fact. Written by
 hand after reading real memory files; nothing here is taken from ``tests/heldout``.
 `write_corpus` writes the pairs among the first batch's fillers and the fourth batch's
 directory of services.
@@ -320,7 +320,7 @@ RESTATED: list[tuple[str, str, str]] = [
 KINDS: dict[tuple[str, str, str], str] = dict.fromkeys(RESTATED, "restated whole")
 
 
-def _changed(restated: str, old: str, new: str) -> str:
+def changed(restated: str, old: str, new: str) -> str:
     """`restated` with every `old` written `new`: one fact changed, all else the same."""
     assert old in restated, old
     return restated.replace(old, new)
@@ -329,47 +329,47 @@ def _changed(restated: str, old: str, new: str) -> str:
 # The restatements with exactly one fact changed: none may merge with the original.
 LOOKALIKES: list[tuple[str, str, str]] = [
     # another day, number, version, identifier or unit
-    ("project", BIRCH, _changed(BIRCH_RESTATED, "Wednesdays", "Thursdays")),
-    ("feedback", JUNIPER, _changed(JUNIPER_RESTATED, "400", "250")),
-    ("project", LARCH, _changed(LARCH_RESTATED, "8321", "8322")),
-    ("project", ROWAN, _changed(ROWAN_RESTATED, "Mondays", "Fridays")),
-    ("project", ASPEN, _changed(ASPEN_RESTATED, "4 replicas", "6 replicas")),
-    ("project", SPRUCE, _changed(SPRUCE_RESTATED, "30 days", "14 days")),
-    ("project", CYPRESS, _changed(CYPRESS_RESTATED, "dark_mode_v3", "dark_mode_v2")),
-    ("reference", MAGNOLIA, _changed(MAGNOLIA_RESTATED, "MAG)", "MGQ)")),
-    ("project", BAOBAB, _changed(BAOBAB_RESTATED, "15:00", "17:00")),
-    ("project", HICKORY, _changed(HICKORY_RESTATED, "600", "1200")),
-    ("project", HICKORY, _changed(HICKORY_RESTATED, "per minute", "per second")),
-    ("project", HOLLY, _changed(HOLLY_RESTATED, "3.12", "3.11")),
-    ("project", SEQUOIA, _changed(SEQUOIA_RESTATED, "Sunday", "Saturday")),
-    ("user", LENA, _changed(LENA_RESTATED, "16:00", "17:00")),
-    ("feedback", ELM, _changed(ELM_RESTATED, "npm run lint", "npm run test")),
+    ("project", BIRCH, changed(BIRCH_RESTATED, "Wednesdays", "Thursdays")),
+    ("feedback", JUNIPER, changed(JUNIPER_RESTATED, "400", "250")),
+    ("project", LARCH, changed(LARCH_RESTATED, "8321", "8322")),
+    ("project", ROWAN, changed(ROWAN_RESTATED, "Mondays", "Fridays")),
+    ("project", ASPEN, changed(ASPEN_RESTATED, "4 replicas", "6 replicas")),
+    ("project", SPRUCE, changed(SPRUCE_RESTATED, "30 days", "14 days")),
+    ("project", CYPRESS, changed(CYPRESS_RESTATED, "dark_mode_v3", "dark_mode_v2")),
+    ("reference", MAGNOLIA, changed(MAGNOLIA_RESTATED, "MAG)", "MGQ)")),
+    ("project", BAOBAB, changed(BAOBAB_RESTATED, "15:00", "17:00")),
+    ("project", HICKORY, changed(HICKORY_RESTATED, "600", "1200")),
+    ("project", HICKORY, changed(HICKORY_RESTATED, "per minute", "per second")),
+    ("project", HOLLY, changed(HOLLY_RESTATED, "3.12", "3.11")),
+    ("project", SEQUOIA, changed(SEQUOIA_RESTATED, "Sunday", "Saturday")),
+    ("user", LENA, changed(LENA_RESTATED, "16:00", "17:00")),
+    ("feedback", ELM, changed(ELM_RESTATED, "npm run lint", "npm run test")),
     # another service, tool, database, person, team or place
-    ("feedback", CEDAR, _changed(CEDAR_RESTATED, "PostgreSQL", "MySQL")),
-    ("user", INES, _changed(INES_RESTATED, "Lisbon", "Madrid")),
-    ("reference", SORREL, _changed(SORREL_RESTATED, "Grafana", "Datadog")),
-    ("user", TOBIAS, _changed(TOBIAS_RESTATED, "Tobias Lind", "Tobias Berg")),
-    ("project", HORNBEAM, _changed(HORNBEAM_RESTATED, "Engagement team", "Growth team")),
-    ("feedback", YEW, _changed(YEW_RESTATED, "Dana Whitfield", "Dana Okafor")),
-    ("feedback", POPLAR, _changed(POPLAR_RESTATED, "use `unknown`", "use `object`")),
-    ("user", OMAR, _changed(OMAR_RESTATED, "Spark", "Flink")),
-    ("reference", ALDER, _changed(ALDER_RESTATED, "Linear", "Jira")),
-    ("feedback", OAK, _changed(OAK_RESTATED, "in Vault", "in AWS Secrets Manager")),
-    ("feedback", MAPLE, _changed(MAPLE_RESTATED, "main", "develop")),
+    ("feedback", CEDAR, changed(CEDAR_RESTATED, "PostgreSQL", "MySQL")),
+    ("user", INES, changed(INES_RESTATED, "Lisbon", "Madrid")),
+    ("reference", SORREL, changed(SORREL_RESTATED, "Grafana", "Datadog")),
+    ("user", TOBIAS, changed(TOBIAS_RESTATED, "Tobias Lind", "Tobias Berg")),
+    ("project", HORNBEAM, changed(HORNBEAM_RESTATED, "Engagement team", "Growth team")),
+    ("feedback", YEW, changed(YEW_RESTATED, "Dana Whitfield", "Dana Okafor")),
+    ("feedback", POPLAR, changed(POPLAR_RESTATED, "use `unknown`", "use `object`")),
+    ("user", OMAR, changed(OMAR_RESTATED, "Spark", "Flink")),
+    ("reference", ALDER, changed(ALDER_RESTATED, "Linear", "Jira")),
+    ("feedback", OAK, changed(OAK_RESTATED, "in Vault", "in AWS Secrets Manager")),
+    ("feedback", MAPLE, changed(MAPLE_RESTATED, "main", "develop")),
     # another environment or component
-    ("project", BIRCH, _changed(BIRCH_RESTATED, "to production", "to staging")),
-    ("project", BAOBAB, _changed(BAOBAB_RESTATED, "production deploys", "staging deploys")),
-    ("project", CYPRESS, _changed(CYPRESS_RESTATED, "web app", "mobile app")),
-    ("feedback", JUNIPER, _changed(JUNIPER_RESTATED, "backend", "frontend")),
+    ("project", BIRCH, changed(BIRCH_RESTATED, "to production", "to staging")),
+    ("project", BAOBAB, changed(BAOBAB_RESTATED, "production deploys", "staging deploys")),
+    ("project", CYPRESS, changed(CYPRESS_RESTATED, "web app", "mobile app")),
+    ("feedback", JUNIPER, changed(JUNIPER_RESTATED, "backend", "frontend")),
     # a denial added
-    ("feedback", LINDEN, _changed(LINDEN_RESTATED, "are required", "are not required")),
-    ("feedback", CATALPA, _changed(CATALPA_RESTATED, "need to follow", "do not need to follow")),
-    ("project", HOLLY, _changed(HOLLY_RESTATED, "have to run", "do not have to run")),
+    ("feedback", LINDEN, changed(LINDEN_RESTATED, "are required", "are not required")),
+    ("feedback", CATALPA, changed(CATALPA_RESTATED, "need to follow", "do not need to follow")),
+    ("project", HOLLY, changed(HOLLY_RESTATED, "have to run", "do not have to run")),
     # a scope narrowed
     ("project", SEQUOIA,
-     _changed(SEQUOIA_RESTATED, "Sequoia staging is reset", "Sequoia staging is reset, for "
+     changed(SEQUOIA_RESTATED, "Sequoia staging is reset", "Sequoia staging is reset, for "
               "the EU cluster only,")),
-    ("project", ASPEN, _changed(ASPEN_RESTATED, "4 replicas.", "4 replicas, for EU customers "
+    ("project", ASPEN, changed(ASPEN_RESTATED, "4 replicas.", "4 replicas, for EU customers "
                                 "only.")),
 ]  # fmt: skip
 
