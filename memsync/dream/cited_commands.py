@@ -7,9 +7,12 @@ A command counts where it is written as one: in backticks or on a line of a fenc
 code block (``cd web && pnpm test:watch`` is two commands), and for ``npm run x``,
 ``npm test`` and ``make x`` also in prose — ``make`` only after a word that runs it
 ("run make lint", "with make release"), since "make sure" and "make targets" are
-English; ``pnpm x`` (``yarn``, ``bun``) never in prose, where "run yarn later" is
-English too. A compose command (``docker compose logs -f worker``) is stale when none of
-the words after its subcommand names a service of the compose files. A package manager
+English, and never for a word that is no target's ("use make targets", "run make from
+the root"); ``pnpm x`` (``yarn``, ``bun``) never in prose, where "run yarn later" is
+English too, nor for a dependency the checkout declares (``pnpm vitest --ui``: pnpm runs
+a package's binary when no script has its name). A compose command (``docker compose
+logs -f worker``) is stale when none of the words after its subcommand names a service
+of the compose files. A package manager
 is left when the memory installs with it (``npm ci``, ``poetry install``) while the
 checkout locks that ecosystem's dependencies with another's lockfile and has none of
 its own (``pnpm-lock.yaml`` and no ``package-lock.json``).
@@ -18,7 +21,7 @@ its own (``pnpm-lock.yaml`` and no ``package-lock.json``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Protocol
 
 _NPM = re.compile(r"\b(npm|pnpm|yarn|bun)\s+run\s+([\w:.-]+)")
@@ -41,6 +44,12 @@ _MAKE = re.compile(
     r"\b(?:run|runs|running|with|via|using|use|call|type)\s+make\s+([A-Za-z_][\w.-]*)",
     re.IGNORECASE,
 )
+# Words after "make" in prose that speak of make itself or go on with the sentence.
+_NOT_TARGETS = frozenset({
+    "target", "targets", "command", "commands", "file", "files", "from", "in", "on", "at",
+    "to", "for", "with", "and", "or", "the", "a", "an", "again", "instead", "itself", "here",
+    "there", "directly", "only", "first", "inside", "rather", "than", "if", "when",
+})  # fmt: skip
 _MAKE_COMMAND = re.compile(r"^make\s+([A-Za-z_][\w.-]*)")
 _COMPOSE = re.compile(
     r"^docker(?:-compose|\s+compose)\s+(?:-f\s+\S+\s+|-p\s+\S+\s+)*"
@@ -80,6 +89,8 @@ class Declares(Protocol):
     def basenames(self) -> frozenset[str]: ...
     @property
     def compose_services(self) -> frozenset[str] | None: ...
+    @property
+    def dependencies(self) -> Mapping[str, object]: ...
 
 
 def commands_in(text: str, ticked: list[str]) -> list[str]:
@@ -103,14 +114,15 @@ def missing_command(text: str, commands: list[str], code: Declares) -> tuple[str
     scripts = code.npm_scripts
     if scripts is not None:
         for manager, name in _package_scripts(text, commands):
-            if name not in scripts:
+            binary = manager in ("pnpm", "yarn", "bun") and name.casefold() in code.dependencies
+            if name not in scripts and not binary:
                 return "npm-script", f"{manager} {name}"
     renamed = _renamed_command(commands, code.console_scripts)
     if renamed is not None:
         return "console-script", renamed
     targets = code.make_targets
     if targets is not None:
-        ran = _MAKE.findall(text)
+        ran = [name for name in _MAKE.findall(text) if name.casefold() not in _NOT_TARGETS]
         ran += [found.group(1) for c in commands if (found := _MAKE_COMMAND.match(c))]
         for name in ran:
             if name not in targets:

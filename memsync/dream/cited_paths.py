@@ -10,12 +10,19 @@ paths (``/etc/hosts``, ``~/.config``), API routes and placeholders (``{id}``,
 
 A path counts as missing when its first folder is the checkout's and it is neither
 there nor the tail of a path there (cited from inside a sub-project:
-``scripts/icons.mjs`` for ``web/scripts/icons.mjs``); a bare file name when it has an
+``scripts/icons.mjs`` for ``web/scripts/icons.mjs``) nor a path its ``.gitignore``
+files ignore (``api/.env``, ``.claude/settings.local.json``: a user's own, which no
+checkout holds); a bare file name when it has an
 extension and the checkout has a file like it (`memsync.dream.renamed.nearest_file`:
 a bare folder, "dist/", may be built, and ``settings.json`` may be the user's); a path
-through a folder a build writes (``web/dist/…``) never. A path whose first folder the
-checkout lacks counts when its file, of a name of two words or more (``rotate_keys.py``),
-is in the checkout once, elsewhere: the file moved.
+through a folder a build writes (``web/dist/…``) never. An API route is no path, even
+without its leading ``/``: a span in backticks opening with an HTTP method (``POST
+api/v2/exports``), nor is a resource named ``TYPE/NAME`` to a cluster's tool
+(``kubectl rollout restart deploy/worker``). Placeholders are marked with braces,
+angle brackets, ``*`` or ``$``, and also with square brackets (``[feature]``), a folder
+in capitals with an underscore (``APP_NAME``), or an ellipsis (``…``, ``...``). A path
+whose first folder the checkout lacks counts when its file, of a name of two words or
+more (``rotate_keys.py``), is in the checkout once, elsewhere: the file moved.
 
 A dotted Python module (`tidepool.sync.ingest` in backticks, ``python -m
 tidepool.sync.ingest``) counts as missing when a package of the checkout (a folder with
@@ -29,6 +36,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from fnmatch import fnmatchcase as fnmatch
+from pathlib import Path
 from typing import Protocol
 
 from memsync.dream.renamed import nearest_file
@@ -58,6 +67,12 @@ _TWO_WORDS = re.compile(r"[A-Za-z0-9][_-][A-Za-z0-9]|[a-z][A-Z]")
 # with ``python -m`` (two or more).
 _DOTTED = re.compile(r"^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}$")
 _RUN_MODULE = re.compile(r"^python[\d.]*\s+-m\s+([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+)\b")
+_HTTP_METHOD = re.compile(r"^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s")
+# Tools that name a cluster's resources ``TYPE/NAME`` (``deploy/worker``, ``svc/api``).
+_CLUSTER_TOOLS = re.compile(r"^(?:kubectl|oc|helm|k9s)\s")
+_RESOURCE = re.compile(r"^[a-z][a-z0-9.-]*/[a-z0-9][a-z0-9-]*$")
+# A placeholder folder: in capitals with an underscore (``APP_NAME``), or an ellipsis.
+_PLACEHOLDER_PART = re.compile(r"^(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|\.{3}|…)$")
 
 
 class Holds(Protocol):
@@ -73,16 +88,22 @@ class Holds(Protocol):
     def basenames(self) -> frozenset[str]: ...
     @property
     def where(self) -> dict[str, list[str]]: ...
+    def ignored(self, path: str) -> bool: ...
 
 
 def cited_paths(text: str, ticked: list[str]) -> Iterator[str]:
     """The paths `text` cites (`ticked`: its spans in backticks), as the module says."""
     for span in ticked:
+        if _HTTP_METHOD.match(span):
+            continue  # an API route
         tokens = span.split()
+        cluster = bool(_CLUSTER_TOOLS.match(span))
         for token in tokens if len(tokens) > 1 else tokens[:1]:
             token = _LOCATION.sub("", token)
             if placeholder(token) or "://" in token or token.startswith(("/", "~", "-")):
                 continue
+            if cluster and _RESOURCE.match(token):
+                continue  # a resource of the cluster: ``deploy/worker``
             if "/" in token or (len(tokens) == 1 and is_file_name(token)):
                 yield token
     bare = _BACKTICKED.sub(" ", text)
@@ -110,7 +131,7 @@ def missing_path(path: str, code: Holds) -> str | None:
             return None
         nearest = nearest_file(path, code.paths)
         return None if nearest is None else f"no longer has (nearest: {nearest})"
-    if path in code.paths or path in code.tails:
+    if path in code.paths or path in code.tails or code.ignored(path):
         return None
     if parts[0] in code.top_level:
         return "no longer has"
@@ -161,4 +182,45 @@ def is_file_name(text: str) -> bool:
 
 
 def placeholder(text: str) -> bool:
-    return any(mark in text for mark in "{}<>*$")
+    return any(mark in text for mark in "{}<>*$[]") or any(
+        _PLACEHOLDER_PART.match(part) for part in text.split("/")
+    )
+
+
+def ignore_rules(root: Path, files: Iterable[str]) -> list[tuple[str, str]]:
+    """(folder, pattern) of each rule of the ``.gitignore`` files among `files`; a rule
+    that re-includes (``!keep.txt``) is left out, so a path may read as ignored that Git
+    keeps: then nothing is flagged, which is the safe side."""
+    rules: list[tuple[str, str]] = []
+    for relative in files:
+        folder, _, name = relative.rpartition("/")
+        if name != ".gitignore":
+            continue
+        try:
+            text = (root / relative).read_text(encoding="utf-8", errors="ignore")
+        except OSError:
+            continue
+        for line in text.splitlines():
+            pattern = line.strip()
+            if pattern and not pattern.startswith(("#", "!")):
+                rules.append((folder, pattern))
+    return rules
+
+
+def is_ignored(path: str, rules: list[tuple[str, str]]) -> bool:
+    """Whether a rule of `rules` ignores `path` or a folder it is in: a pattern with a
+    ``/`` before its end from its ``.gitignore``'s folder, any other by a name."""
+    parts = path.split("/")
+    for folder, pattern in rules:
+        prefix = folder + "/" if folder else ""
+        if not path.startswith(prefix):
+            continue
+        inner = parts[len(prefix.split("/")) - 1 :] if folder else parts
+        bare = pattern.rstrip("/")
+        if "/" in bare:
+            anchored = bare.lstrip("/")
+            if any(fnmatch("/".join(inner[:end]), anchored) for end in range(1, len(inner) + 1)):
+                return True
+        elif any(fnmatch(part, bare) for part in inner):
+            return True
+    return False

@@ -16,7 +16,11 @@ files; when the memory cites one of the checkout's files, only that file counts.
 claim is stale when every declaration gives one value and the memory's differs. When
 unsure, nothing is flagged: a name declared with two values (one per environment), a
 value looked away from ("was 4"), or numbers that may differ only by their unit (30
-against 30000, 5 against 300) are left alone.
+against 30000, 5 against 300, 2 weeks against 1209600 seconds, 10 MB against 10485760
+bytes, 10% against 0.1) are left alone; so is a sentence naming a setting in words, with
+no file cited, that says by other words whose setting it is ("the Stripe API timeout is
+80s" is Stripe's, "the page size of the search results" theirs, neither the checkout's
+``API_TIMEOUT_MS`` nor its ``PAGE_SIZE``).
 """
 
 from __future__ import annotations
@@ -54,7 +58,7 @@ _SETTING = re.compile(
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\n|,\s")
 # Ratios between two numbers that may be one value in two units (s/ms, min/s, h/min, …).
-_UNIT_RATIOS = (1, 60, 1000, 3600, 1024, 86400, 1_000_000)
+_UNIT_RATIOS = (1, 60, 1000, 3600, 1024, 86400, 604_800, 1_000_000, 1024**2, 1024**3)
 
 
 @dataclass(frozen=True)
@@ -164,6 +168,8 @@ def _agrees(stated: str, code: str) -> bool:
             return True
         if not first or not second:
             return False
+        if stated.endswith("%") and first / 100 == second:
+            return True  # a share as a percentage: "10%" for 0.1
         high, low = max(first, second), min(first, second)
         return any(high == low * ratio for ratio in _UNIT_RATIOS[1:])
     if said or has:
@@ -199,6 +205,10 @@ _AMOUNT = re.compile(
     r"(?![\w/:-]|\.\w)",  # a sentence may end after it ("is 1000."), a name may not ("3.x")
     re.IGNORECASE,
 )
+# Words that may stand before a setting named in words, and after it, "of …" or "for …"
+# says whose it is ("the page size of the search results").
+_DETERMINERS = frozenset({"the", "a", "an", "our", "its", "their", "this", "that", "default"})
+_WHOSE = frozenset({"of", "for"})
 _CITED_LINE = re.compile(r"`[^`\n]*`|\S+/\S+|\b\d{4}-\d{2}-\d{2}\b")
 # Words of a name that a sentence need not repeat: "default", and units ("…Ms", "…_SECONDS").
 _GENERIC = frozenset({"default", "const", "config", "m", "sec", "second", "min", "minute"})
@@ -209,6 +219,26 @@ def name_words(name: str) -> frozenset[str]:
     return frozenset(piece.casefold().removesuffix("s") for piece in _PIECE.findall(name)) - (
         _GENERIC
     )
+
+
+def _qualified(sentence: str, name: str, file: str) -> bool:
+    """Whether `sentence` says whose setting it names in words, other than the file
+    declaring `name`: a word right before the name's words (written together, as in
+    "the read timeout"; else unsure, and so qualified) that is neither a determiner nor
+    a word of the name or of `file`'s path ("the Stripe API timeout", "the mobile app's
+    page size"; "the HTTP server's read timeout" for server/server.go is the file's), or
+    "of" or "for" right after them ("the soft time limit for the importer")."""
+    said = [w.removesuffix("s") for w in _WORDS.findall(re.sub(r"'s\b", "", sentence.casefold()))]
+    own = name_words(name)
+    starts = [i for i in range(len(said)) if set(said[i : i + len(own)]) == own]
+    if not starts:
+        return True
+    start, end = starts[0], starts[0] + len(own)
+    before = said[start - 1] if start else None
+    after = said[end] if end < len(said) else None
+    if before is not None and before not in _DETERMINERS | own | name_words(file):
+        return True
+    return after in _WHOSE
 
 
 def assignments(text: str) -> dict[str, str]:
@@ -228,11 +258,15 @@ def assignments(text: str) -> dict[str, str]:
 _ASSIGNMENT = _assignment_of(r"[A-Za-z_]\w*", r"(-?\d+(?:\.\d+)?)\b")
 
 
-def named_in_words(text: str, declared: dict[str, str]) -> list[ValueClaim]:
+def named_in_words(
+    text: str, declared: dict[str, str], *, declared_in: dict[str, str] | None = None
+) -> list[ValueClaim]:
     """Claims of a memory about a file's `declared` numbers, named in words: "the read
     timeout is 30s" for ``ReadTimeout = 15``. A sentence counts when it states one
     number and the words of exactly one declared name (at least two, or one for a
-    name of one word) are all among its words."""
+    name of one word) are all among its words. With `declared_in` (name → the file
+    declaring it, for a memory citing none), the sentence must not name whose setting
+    it is by other words (`_qualified`)."""
     found: list[ValueClaim] = []
     for sentence in SENTENCE_BREAK.split(text):
         bare = _CITED_LINE.sub(" ", sentence)
@@ -241,6 +275,8 @@ def named_in_words(text: str, declared: dict[str, str]) -> list[ValueClaim]:
             continue
         words = {word.removesuffix("s") for word in _WORDS.findall(bare.casefold())}
         named = [name for name in declared if (w := name_words(name)) and w <= words]
-        if len(named) == 1:
+        if len(named) != 1:
+            continue
+        if declared_in is None or not _qualified(bare, named[0], declared_in.get(named[0], "")):
             found.append(ValueClaim(named[0], amounts[0]))
     return found

@@ -16,8 +16,12 @@ A memory's version conflicts when it agrees with no declaration of that tool, co
 the memory's precision: "Python 3.11" agrees with 3.11.4, and a lower bound ``>=20.11``
 agrees with "Node 20" and "Node 22" but not "Node 18". When unsure, nothing is flagged: a
 mention that looks back or away ("upgraded from Node 16", "never Python 2", "以前用
-Postgres 14") or ahead ("we plan to move to Postgres 18") is no claim about now, and a
-memory that also names an agreeing version of the tool is not flagged.
+Postgres 14", "we started on Postgres 12", "Python 3.10 is not supported") or ahead
+("we plan to move to Postgres 18") is no claim about now, nor one of another instance
+("a separate Postgres 14", "its own Redis"), and a memory that also names an agreeing
+version of the tool, or looks away from the version it names elsewhere in its text, is
+not flagged. Compose files say what runs locally: a clause about production or staging and not the
+local setup ("Production uses ElastiCache Redis 6.2") is not held against them.
 """
 
 from __future__ import annotations
@@ -79,8 +83,26 @@ _LOOKS_AWAY = anywhere(
     r"consider\w*",
     r"evaluat\w*",
     r"eventually",
-    chinese="以前|之前|曾|旧|不|别|禁止|升级|迁移|弃用|计划|打算|将",
+    # Where it started, and another instance than the checkout's.
+    r"started",
+    r"began",
+    r"separate",
+    r"another",
+    r"its own",
+    r"their own",
+    chinese="以前|之前|曾|旧|不|别|禁止|升级|迁移|弃用|计划|打算|将|另一个|单独",
 )
+# Words after a mention, in the same clause, that say it is not in use ("Python 3.10 is
+# not supported", "Node 18 reached end of life").
+_LEFT_AFTER = re.compile(
+    r"\b(?:not supported|unsupported|no longer|end of life|eol|deprecated|dropped|removed"
+    r"|not used)\b|不再|不支持|弃用",
+    re.IGNORECASE,
+)
+# A clause about a deployed environment, which a compose file (run locally) cannot tell
+# of, unless it speaks of the local one too ("locally, same as prod").
+_DEPLOYED = re.compile(r"\b(?:production|prod|staging)\b|生产|预发", re.IGNORECASE)
+_LOCAL = re.compile(r"\b(?:local|locally|compose|docker-compose|dev)\b|本地", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[.;!?]\s|\n|[。；！？]")
 _VERSION = re.compile(r"\d+(?:\.\d+){0,2}")
 _MAJOR_LIMIT = 100  # "Redis 6379" is a port, not a version
@@ -117,6 +139,7 @@ class Mention:
     version: tuple[int, ...]
     text: str  # as the memory wrote it
     looks_away: bool
+    deployed: bool = False  # in a clause about production or staging
 
 
 def is_manifest(relative: str) -> bool:
@@ -152,9 +175,14 @@ def version_conflict(text: str, declared: dict[str, list[Declared]]) -> str | No
             by_tool.setdefault(mention.tool, []).append(mention)
     for tool, stated in sorted(by_tool.items()):
         versions = declared[tool]
+        if all(is_compose_file(d.source) for d in versions):
+            stated = [m for m in stated if not m.deployed]
         if any(any(d.agrees_with(m.version) for d in versions) for m in stated):
             continue  # the memory also names what the checkout has
-        claim = next((m for m in stated if not m.looks_away), None)
+        # A version looked away from once is so throughout (a heading "Node 18" over
+        # "Node 18 reached end of life").
+        away = {m.version for m in stated if m.looks_away}
+        claim = next((m for m in stated if m.version not in away), None)
         if claim is None:
             continue
         shown = "; ".join(f"{d.source} has {d.text}" for d in versions[:2])
@@ -174,7 +202,16 @@ def mentions(text: str) -> Iterator[Mention]:
         clause_start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, match.start())),
                            default=0)  # fmt: skip
         before = text[clause_start : match.start()]
-        yield Mention(tool, version, match.group(0).strip(), bool(_LOOKS_AWAY.search(before)))
+        clause_end = _CLAUSE_END.search(text, match.end())
+        end = clause_end.start() if clause_end else len(text)
+        clause = text[clause_start:end]
+        yield Mention(
+            tool,
+            version,
+            match.group(0).strip(),
+            bool(_LOOKS_AWAY.search(before) or _LEFT_AFTER.search(text, match.end(), end)),
+            bool(_DEPLOYED.search(clause)) and not _LOCAL.search(clause),
+        )
 
 
 def _read_manifest(relative: str, text: str) -> Iterator[Declared]:

@@ -8,8 +8,9 @@ by the runtime or service its image runs: ``db``, "Postgres"), says the host sid
 ("localhost", "local", "compose", "on the host") and gives a port ("port 5432",
 ``localhost:5432``). It is stale when that service publishes host ports and none is the
 memory's. When unsure, nothing is flagged: a sentence about the container ("inside the
-container", "container port"), one looking back ("was 5432", "used to"), a service
-published nowhere, or two services named at once.
+container", "container port") or about CI ("In CI, Postgres is on localhost port 5432"),
+one looking back ("was 5432", "used to"), a service published nowhere, or two services
+named at once.
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ _PORT = re.compile(r"\bports?\s+(?:is\s+|of\s+|at\s+)?(\d{2,5})\b|\blocalhost:(\
                    re.IGNORECASE)  # fmt: skip
 _HOST_SIDE = re.compile(r"\b(?:localhost|local|locally|compose|docker-compose|on the host)\b",
                         re.IGNORECASE)  # fmt: skip
-# A sentence about the container's side, or looking back (`memsync.dream.looking_away`).
-_NOT_NOW = anywhere("container", "inside", "internal", "used to")
+# A sentence about the container's side, about CI (whose services a workflow publishes,
+# not the compose files), or looking back (`memsync.dream.looking_away`).
+_NOT_NOW = anywhere("container", "inside", "internal", "used to", "ci", "github actions",
+                    "pipeline", "workflow")  # fmt: skip
 _WORD = re.compile(r"[a-z][a-z0-9_-]*")
 
 

@@ -11,19 +11,28 @@ names memories cite never were the checkout's: a library's (``useQuery``, ``Type
 never had a name cannot tell whether a memory about it still holds, so a missing name
 counts only when the checkout has a kin of it: a name of two words or more, of the same
 kind (both written in capitals, as constants and environment variables are, or
-neither), that shares one of its own words with it: a word not in `COMMON_WORDS` (what
-every code base names things with: "get", "query", "token", "logger") nor in
-`TOOL_WORDS` (the tools whose environment a name sets: "aws", "node", "github"). The
-flag names the kin, so a reviewer sees what the memory should say instead.
+neither; both React hooks, ``use…``, or neither), that shares one of its own words with
+it: a word not in `COMMON_WORDS` (what every code base names things with: "get",
+"query", "token", "logger", and verbs and participles that say what a name does, not
+what it is about: "invalidate", "related", "commit") nor in `TOOL_WORDS` (the tools
+whose environment a name sets: "aws", "node", "github"). A name that opens with a
+tool's word (``UV_CACHE_DIR``, ``SENTRY_ENVIRONMENT``) is that tool's: tools name their
+settings after themselves, so it has no kin. The flag names the kin, so a reviewer sees
+what the memory should say instead. (A member of an object the checkout never names,
+``queryClient.invalidateQueries``, is a library's: `memsync.dream.staleness` leaves it.)
 
 A file name cited alone (``seed_db.py``) is the same: it counts as gone only beside a
 file of the same extension sharing a word of its own (`nearest_file`), never for
 ``settings.json`` or ``float.h``, which are a tool's or a library's as often as the
-checkout's.
+checkout's, nor beside a file it is a variant of (``tsconfig.base.json`` beside
+``tsconfig.json``, ``docker-compose.ci.yml`` beside ``docker-compose.yml``): tools read
+such variants beside the base file, from a shared package or a user's copy, so the base
+file is no evidence that the variant was renamed.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from memsync.dream.code_values import name_words
@@ -44,6 +53,9 @@ error err exception path file dir folder url uri host port api http json xml yam
 date module class function func method object obj create read update delete load save
 parse make build run start stop fetch send receive effect state ref memo callback context
 provider component prop hook env environment var variable option setting mode flag level
+invalidate refresh refetch prefetch related select filter sort validate render handle
+process check apply reset clear remove add find lookup compute format convert merge commit
+enable disable enabled disabled
 """)
 # Tools that read environment variables of their own: ``AWS_PROFILE``, ``NODE_OPTIONS``.
 TOOL_WORDS = _singular("""
@@ -51,7 +63,8 @@ aws amazon gcp gcloud google azure arm github gitlab bitbucket ci cd node npm ya
 bun deno pip python py django flask rails ruby bundle gem java jvm gradle maven go cargo
 rust docker compose kube kubernetes k8s helm terraform tf ssh git xdg lc lang tz proxy
 vite next nuxt react expo vercel netlify heroku cloudflare otel opentelemetry dd datadog
-home shell term editor pager
+home shell term editor pager uv pipx poetry pytest ruff mypy sentry claude anthropic
+playwright vitest jest
 """)
 
 
@@ -70,12 +83,14 @@ class Kin:
         """The checkout's name most like `name` (sharing most of its words, then the
         shortest, then the first in order) among those of its kind sharing a word of its
         own with it, or None when there is none."""
+        if _first_word(name) in TOOL_WORDS:
+            return None  # a tool's own: ``UV_CACHE_DIR``
         words = _own_words(name)
-        capitals = name.isupper()
+        kind = _kind(name)
         best: tuple[int, int, str] | None = None
         for word in words:
             for other in self._by_word.get(word, ()):
-                if other.isupper() != capitals or other == name:
+                if _kind(other) != kind or other == name:
                     continue
                 key = (-len(words & name_words(other)), len(other), other)
                 if best is None or key < best:
@@ -95,10 +110,26 @@ def nearest_file(name: str, paths: Iterable[str]) -> str | None:
         other_stem, dot, other_suffix = path.rsplit("/", 1)[-1].rpartition(".")
         if not dot or other_suffix != suffix or not (shared := words & name_words(other_stem)):
             continue
+        if stem.startswith(other_stem + ".") or other_stem.startswith(stem + "."):
+            continue  # a variant of it: ``tsconfig.base`` of ``tsconfig``
         key = (-len(shared), len(path), path)
         if best is None or key < best:
             best = key
     return None if best is None else best[2]
+
+
+_FIRST_PIECE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_HOOK = re.compile(r"^use[A-Z]")
+
+
+def _first_word(name: str) -> str:
+    first = _FIRST_PIECE.search(name)
+    return first.group(0).casefold() if first else ""
+
+
+def _kind(name: str) -> tuple[bool, bool]:
+    """In capitals (a constant, an environment variable), and a React hook."""
+    return name.isupper(), bool(_HOOK.match(name))
 
 
 def _own_words(name: str) -> frozenset[str]:

