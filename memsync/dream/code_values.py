@@ -198,7 +198,8 @@ def stale_values(
 
 # -- values named in words, in a file the memory cites ---------------------------------
 
-_PIECE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+# The words of a name: ``ReadTimeout``, ``read_timeout`` and ``READ_TIMEOUT`` alike.
+NAME_PIECE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _WORDS = re.compile(r"[a-z]+")
 _AMOUNT = re.compile(
     r"(?<![\w./:-])(\d+(?:\.\d+)?)(?:\s?(?:ms|s|sec|seconds?|m|min|minutes?|h|hours?|mb|gb|kb|%))?"
@@ -216,7 +217,7 @@ _GENERIC = frozenset({"default", "const", "config", "m", "sec", "second", "min",
 
 def name_words(name: str) -> frozenset[str]:
     """``ReadTimeout``, ``read_timeout``, ``READ_TIMEOUT`` → {"read", "timeout"}."""
-    return frozenset(piece.casefold().removesuffix("s") for piece in _PIECE.findall(name)) - (
+    return frozenset(piece.casefold().removesuffix("s") for piece in NAME_PIECE.findall(name)) - (
         _GENERIC
     )
 

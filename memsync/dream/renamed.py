@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memsync.dream.code_values import name_words
+from memsync.dream.code_values import NAME_PIECE, name_words
 
 
 def _singular(words: str) -> frozenset[str]:
@@ -80,22 +80,24 @@ class Kin:
                 self._by_word.setdefault(word, []).append(identifier)
 
     def of(self, name: str) -> str | None:
-        """The checkout's name most like `name` (sharing most of its words, then the
-        shortest, then the first in order) among those of its kind sharing a word of its
-        own with it, or None when there is none."""
+        """The checkout's name most like `name` (sharing most of its words, then written
+        the same way, joined by "_" or not, then the shortest, then the first in order)
+        among those of its kind sharing a word of its own with it, or None when there is
+        none: ``sync_invoices`` → ``import_invoices`` before ``InvoiceTable``."""
         if _first_word(name) in TOOL_WORDS:
             return None  # a tool's own: ``UV_CACHE_DIR``
         words = _own_words(name)
         kind = _kind(name)
-        best: tuple[int, int, str] | None = None
+        snake = "_" in name
+        best: tuple[int, bool, int, str] | None = None
         for word in words:
             for other in self._by_word.get(word, ()):
                 if _kind(other) != kind or other == name:
                     continue
-                key = (-len(words & name_words(other)), len(other), other)
+                key = (-len(words & name_words(other)), ("_" in other) != snake, len(other), other)
                 if best is None or key < best:
                     best = key
-        return None if best is None else best[2]
+        return None if best is None else best[3]
 
 
 def nearest_file(name: str, paths: Iterable[str]) -> str | None:
@@ -118,12 +120,11 @@ def nearest_file(name: str, paths: Iterable[str]) -> str | None:
     return None if best is None else best[2]
 
 
-_FIRST_PIECE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _HOOK = re.compile(r"^use[A-Z]")
 
 
 def _first_word(name: str) -> str:
-    first = _FIRST_PIECE.search(name)
+    first = NAME_PIECE.search(name)
     return first.group(0).casefold() if first else ""
 
 

@@ -90,4 +90,5 @@ def test_the_nearest_kin_shares_most_words_then_is_shortest() -> None:
     assert kin.of("BILLING_RETRY_COUNT") == "BILLING_RETRY_LIMIT"  # two words, shortest
     assert kin.of("BILLING_TIMEOUT") == "BILLING_URL"
     assert kin.of("billing_retries") == "billing_retry"  # of its own kind: not in capitals
+    assert Kin(["InvoiceTable", "import_invoices"]).of("sync_invoices") == "import_invoices"
     assert kin.of("GET_DATA") is None  # only words every code base has
