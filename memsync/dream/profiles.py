@@ -39,6 +39,7 @@ from memsync.dream.vocabulary import (
     WORDING,
     may_reword,
     reworded,
+    reworded_ascii,
     stem,
     word_set,
 )
@@ -357,32 +358,27 @@ def profile_of(text: str, content: frozenset[str] | None = None) -> Profile:
 
     `content`: the text's `content_words`, when stale detection read them first. An
     ASCII text holding none of the words the glossary or a phrase is found through
-    reads as it is written: it has those words less filler words, not read again."""
+    reads as it is written: it has those words less filler words, not read again. An
+    ASCII text's words are split once, for both tests and for `reworded`."""
     normal = normalise(text)
-    if content is not None and normal.isascii():
+    if not normal.isascii():
+        text = reworded(in_english(normal))
+    else:
         lower = normal.lower()
         runs = lower.encode("ascii").translate(WORD_RUNS).split()
-        if _as_written(lower, runs):
+        held = _FOUND_THROUGH.intersection(runs)
+        if held and not _HINTS.isdisjoint(held) and not LATIN_HINTS.isdisjoint(lower.split()):
+            text = reworded(in_english(normal))  # Spanish, German or French words
+        elif content is not None and (not held or not may_reword(lower, held)):
             return Profile(content - FILLER_WORDS, b" ".join(runs).decode("ascii"), normal)
-    text = reworded(in_english(normal))
+        else:  # none of the glossary's languages: `in_english` leaves it as it is
+            text = reworded_ascii(normal, lower, held)
     folded = text.casefold()
     if folded.isascii():
         words, exact = _ascii_content_words(folded, _ascii_meaningful_words)
         return Profile(words, exact, text)
     words, exact = _content_words(folded), " ".join(_EXACT_WORD.findall(folded))
     return Profile(words - FILLER_WORDS, exact, text)
-
-
-def _as_written(lower: str, runs: list[bytes]) -> bool:
-    """Whether `in_english` and `reworded` leave an ASCII text as it is (`lower`: in
-    lowercase; `runs`: its whole words, as `WORD_RUNS` splits them). Most texts hold
-    no word either is found through; the rest are tested as each tests them."""
-    held = _FOUND_THROUGH.intersection(runs)
-    if not held:
-        return True
-    if not _HINTS.isdisjoint(held) and not LATIN_HINTS.isdisjoint(lower.split()):
-        return False
-    return not may_reword(lower, held)
 
 
 # A word between spaces is a whole word: a text holding no hint as a whole word holds
