@@ -469,9 +469,8 @@ def reworded_ascii(text: str, lower: str, held: Iterable[bytes]) -> str:
             for later in _UNCOVERED[number] - tried:
                 tried.add(later)
                 heapq.heappush(queue, later)
-    raw = text.encode("ascii")
-    if len(raw.translate(None, _DIGITS)) == len(raw):
-        return text  # a unit is abbreviated after a number only
+    if not _may_abbreviate_a_unit(text):
+        return text
     return _ABBREVIATED_UNIT.sub(_spelt_unit, text)
 
 
@@ -522,7 +521,6 @@ _UNITS_SPELT = (
     | dict.fromkeys(("min", "mins"), "minutes")
     | dict.fromkeys(("h", "hr", "hrs"), "hours")
 )
-_DIGITS = b"0123456789"
 
 
 def _spelt_unit(match: re.Match[str]) -> str:
@@ -533,11 +531,24 @@ def may_reword(lower: str, held: Iterable[bytes]) -> bool:
     """Whether `reworded` may change an ASCII text (`lower`: in lowercase) that holds
     `held` of `PHRASE_WORDS` as whole words: only a phrase the text holds is written as
     its word, and the first one written must be a phrase of one of those words; or it
-    abbreviates a unit after a number (a digit, in most memories none)."""
+    abbreviates a unit after a number."""
     if any(phrase in lower for word in held for phrase in _PHRASES_BY_WORD.get(word, ())):
         return True
-    raw = lower.encode("ascii")
-    return len(raw.translate(None, _DIGITS)) < len(raw) and bool(_ABBREVIATED_UNIT.search(lower))
+    return _may_abbreviate_a_unit(lower) and bool(_ABBREVIATED_UNIT.search(lower))
+
+
+def _may_abbreviate_a_unit(text: str) -> bool:
+    """Whether ASCII text holds what `_ABBREVIATED_UNIT` starts with: a digit, then
+    perhaps a space, then "m", "s" or "h" in either case (most memories hold none, and
+    a pattern's search reads every character)."""
+    marked = text.encode("ascii").translate(_UNIT_MARKS)
+    return b"0u" in marked or b"0 u" in marked
+
+
+# ASCII's bytes as what `_may_abbreviate_a_unit` reads: a digit, a letter a unit starts
+# with, a space, or another character.
+_UNIT_MARK = dict.fromkeys("0123456789", "0") | dict.fromkeys("mshMSH", "u") | {" ": " "}
+_UNIT_MARKS = bytes(ord(_UNIT_MARK.get(chr(c), "x")) for c in range(256))
 
 
 # Each word of `PHRASE_WORDS` → the places in `_PHRASE_PATTERNS` of its phrases.
@@ -548,11 +559,16 @@ for _number, (_phrase, _pattern, _word) in enumerate(_PHRASE_PATTERNS):
 # holding a word of it ("contact" of "point of contact", "by" of "is maintained by").
 # A phrase found once another is written overlaps what was written (elsewhere the
 # text, and what "\b" reads there, is as it was), so it holds a whole word of it.
+_PLACES_BY_WORD: dict[str, set[int]] = {}
+for _number, (_phrase, _pattern, _word) in enumerate(_PHRASE_PATTERNS):
+    for _held in re.findall(r"\w+", _phrase):
+        _PLACES_BY_WORD.setdefault(_held, set()).add(_number)
 _UNCOVERED = [
     frozenset(
         later
-        for later in range(number + 1, len(_PHRASE_PATTERNS))
-        if set(re.findall(r"\w+", word)) & set(re.findall(r"\w+", _PHRASE_PATTERNS[later][0]))
+        for held in re.findall(r"\w+", word)
+        for later in _PLACES_BY_WORD.get(held, ())
+        if later > number
     )
     for number, (_, _, word) in enumerate(_PHRASE_PATTERNS)
 ]

@@ -5,6 +5,7 @@ hit their edge cases."""
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import random
 import re
@@ -15,7 +16,9 @@ from pathlib import Path
 from memsync.dream import profiles, vocabulary
 from memsync.dream.blocking import BLOCKING_WORDS, MAX_BLOCK
 from memsync.dream.dedupe import Candidate, _candidate_pairs, duplicate_reason
+from memsync.dream.glossary import GLOSSARY, segment
 from memsync.dream.profiles import content_words, profile_of
+from memsync.dream.rewording import Shape, Word, aligned
 from memsync.memory import MemoryDirectory
 from tests.dream.corpus import build_corpus
 from tests.dream.tuning import (
@@ -150,6 +153,8 @@ _PHRASE_EDGES = [
     "Ops are maintained by is maintained by Ana",
     "fixes for bugs and bug fixes for bugs",
     "Retries wait two s, then three min",
+    "Backups run every 2 MIN",
+    "Sessions end after 40 Hrs",
     "two s, three min, 2 MIN, 5 mins and 3.5h; 1.5.3 s; x30s; 30s_ok; 40 Hrs",
     "Times out after 30 sec; timed out after 2 minutes; time out after three h",
     "how to apply: How To Apply howto apply",
@@ -248,6 +253,108 @@ def test_a_profile_is_read_as_before_whether_its_words_were_read_or_not(tmp_path
         for content in (None, content_words(text)):
             read = profile_of(text, content)
             assert (read.words, read.exact, read.text) == _reference_profile(text, content), text
+
+
+def _reference_shape(text: str) -> Shape:
+    """`profiles._shape` as it was first written: every token read as it comes."""
+    words: list[Word] = []
+    negative: set[int] = set()
+    clause = sentence = part = begins = 0
+    starts = True
+    said: set[tuple[str, ...]] = set()
+    tokens: list[tuple[str, str]] = []
+    for match in profiles._SHAPE_TOKEN.finditer(text):
+        kind, token = match.lastgroup or "", match.group(0)
+        if kind != "cjk":
+            tokens.append((kind, token))
+            continue
+        for piece, english in profiles.segment(token):
+            for word in piece.split() if english else [piece]:
+                tokens.append(("word", word) if english else ("cjk", word))
+    for kind, token in tokens:
+        if kind in ("sentence", "clause"):
+            clause += 1
+            if kind == "sentence":
+                sentence, starts = sentence + 1, True
+                begins = profiles._once(words, begins, said)
+            if kind == "sentence" or token in profiles._PART_ENDS:
+                part += 1
+            continue
+        folded = token.casefold()
+        initial, starts = starts, False
+        if folded in profiles._PART_WORDS:
+            part += 1
+        if folded in profiles.GRAMMAR or (kind == "cjk" and folded in profiles.STOPWORDS):
+            continue
+        if folded in profiles._NEGATIONS:
+            negative.add(clause)
+        word = folded if kind != "word" else profiles.canonical(folded)
+        if kind == "number":
+            name = True
+        elif kind == "word":
+            name = folded in profiles.DAY_SET or (
+                token[0].isupper() and not initial and profiles._may_name(folded, word)
+            )
+        else:
+            name = kind == "cjk"
+        meaningful = folded not in profiles.STOPWORDS and word not in profiles.FILLER_WORDS
+        words.append(Word(word, name, clause, sentence, meaningful, part))
+    profiles._once(words, begins, said)
+    return Shape(tuple(words), frozenset(negative))
+
+
+# Tokens whose kind ASCII text decides: numbers with separators, sentence ends before
+# spaces of any kind or the end, dashes between spaces, brackets.
+_SHAPE_EDGES = [
+    "Deploy v1.2.3 at 10:30, 1,000 rows. Then stop!\nNext: (a) [b] x - y\x1c-\x1cz end.",
+    "What? Never.\tAnd but while whereas; Monday May 3 -- 4.5. 2.",
+    "A.B.C. e.g. i.e. ... !? .\x85 -\u2003- x",
+]
+
+
+def test_word_order_is_read_as_every_token_was(tmp_path: Path) -> None:
+    texts = _texts(tmp_path) + _tuning_texts(tmp_path) + _phrased() + _SHAPE_EDGES
+    for text in texts:
+        for read in (profiles.normalise(text), profile_of(text).text):
+            assert profiles._shape(read) == _reference_shape(read), read
+
+
+def _reference_segment(run: str) -> list[tuple[str, bool]]:
+    """`glossary.segment` as it was first written: every length tried, longest first."""
+    longest = max(len(word) for word in GLOSSARY)
+    found: list[tuple[str, bool]] = []
+    at = 0
+    while at < len(run):
+        for length in range(min(longest, len(run) - at), 0, -1):
+            english = GLOSSARY.get(run[at : at + length])
+            if english is not None:
+                found.append((english, True))
+                at += length
+                break
+        else:
+            found.append((run[at], False))
+            at += 1
+    return found
+
+
+def test_chinese_is_segmented_as_every_length_tried_finds(tmp_path: Path) -> None:
+    rng = random.Random(13)
+    pieces = [*GLOSSARY, *"的了是在不一二三四五周星期每天服务团队x"]
+    runs = ["".join(rng.choices(pieces, k=rng.randint(1, 10))) for _ in range(3000)]
+    for text in _tuning_texts(tmp_path):
+        runs += re.findall(rf"[{profiles._CJK}]+", text)
+    assert any(not english for run in runs for _, english in segment(run))
+    for run in runs:
+        assert list(segment(run)) == _reference_segment(run), run
+
+
+def test_words_aligned_once_are_aligned_as_difflib_aligns_them(tmp_path: Path) -> None:
+    shapes = [profile_of(text).shape for text in _tuning_texts(tmp_path)[:120]]
+    for one, other in itertools.product(shapes[:40], shapes):
+        first, second = [w.text for w in one.words], [w.text for w in other.words]
+        expected = difflib.SequenceMatcher(None, first, second, autojunk=False).get_opcodes()
+        assert list(aligned(first, second)) == expected
+        assert list(aligned(first, second)) == expected  # kept, and as first given
 
 
 def _reference_pairs(kinds: list[str], words: list[frozenset[str]], exact: list[str]):
