@@ -5,16 +5,20 @@ corpus, the stale tuning material and text built to hit their edge cases."""
 
 from __future__ import annotations
 
+import importlib
 import itertools
+import pkgutil
 import re
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from memsync.dream import staleness, supersession
 from memsync.dream.stale_pairs import MAX_BLOCK, RARE_SHARE, candidates
 from memsync.dream.supersession import Claims, claims
 from memsync.memory import MemoryDirectory, MemoryFile
+from tests.dream import tuning
 from tests.dream.corpus import build_corpus
 from tests.dream.tuning.stale_variants import CONTRADICTED, NEAR_MISSES, SUPERSEDED
 
@@ -155,3 +159,71 @@ def test_it_reads_the_words_around_a_value_as_the_plain_way_did(tmp_path: Path) 
                 assert slot == _plain_slot(blanked, start, end), (sentence, start)
                 checked += 1
     assert checked > 500  # enough values to tell
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string held in `value`, however deep in lists, tuples and dicts."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return _strings(list(value.items()))
+    if isinstance(value, list | tuple | set | frozenset):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
+def _every_tuning_text() -> list[str]:
+    """Every string of every tuning module (memories, pairs of them, code files) and every
+    memory file under ``tests/dream/tuning``: text written by many hands."""
+    texts: list[str] = []
+    for module in pkgutil.iter_modules(tuning.__path__, f"{tuning.__name__}."):
+        texts += _strings(list(vars(importlib.import_module(module.name)).values()))
+    for file in sorted(Path(tuning.__path__[0]).rglob("*.md")):
+        memory = MemoryFile.parse(file.name, file.read_bytes())
+        texts.append(f"{memory.description or ''}\n{memory.body}")
+    return texts
+
+
+# One sentence for each way a value is written, each holding no other value, so that a
+# mark or a word missing from `supersession._may_state_value` keeps one from being found.
+ONE_VALUE_EACH = [
+    "Deploys run daily.", "Backups are taken nightly.", "The sync runs hourly.",
+    "Retros happen biweekly.", "Planning is fortnightly.", "Reviews are weekly here.",
+    "Audits are monthly.", "Reports go out quarterly.", "Keys are rotated yearly.",
+    "Licences renew annually.", "The flag is enabled.", "The flag is disabled.",
+    "Review is required.", "Review is optional.", "Force pushes are allowed.",
+    "Force pushes are forbidden.", "Force pushes are blocked.", "Review is mandatory.",
+    "Tracing is on by default.", "Tracing is off by default.", "We deploy on Mondays.",
+    "We deploy on Tuesday.", "We deploy on WEDNESDAYS.", "We deploy on thursday.",
+    "Freeze on Friday.", "Nothing on Saturdays.", "Nothing on Sunday.",
+    "The docs are at https://docs.example/x and http://localhost/y.",
+    "The freeze starts in January.", "The freeze starts in February.",
+    "The freeze starts in March.", "The freeze starts in April.", "Audit in June.",
+    "Audit in July.", "Audit in August.", "Audit in September.", "Audit in October.",
+    "Audit in November.", "Audit in December.", "Ask in #ops about it.",
+    "Mail ops@example.org about it.", "Run `make ship` for it.", "The host is db-prod-eu.",
+    "The bucket is acme_logs.v.", "The queue is courier-dlq.", "Port 8443.", "At 10:30.",
+    "Node v20 now.", "Python 3.12 now.", "The cap is 25 MB.", "Keep 14 days.",
+    "Sample 5% of it.", "The API is v2.", "From 2026-03-04 on.", "Since March 4th.",
+]  # fmt: skip
+
+
+def test_it_searches_for_values_only_where_one_may_be(tmp_path: Path) -> None:
+    """`supersession._values` skips the value pattern in an ASCII sentence holding none of
+    `_may_state_value`'s marks and words: the pattern finds nothing in any such sentence."""
+    for sentence in ONE_VALUE_EACH:
+        assert list(supersession._values(sentence)), sentence
+    texts = _texts(tmp_path) + _every_tuning_text() + ONE_VALUE_EACH
+    skipped = searched = 0
+    for text in texts:
+        for sentence in supersession._SENTENCE.split(supersession.normalise(text)):
+            for piece in (sentence, sentence.upper(), sentence.title()):
+                if not piece.isascii():
+                    continue
+                lower = piece.lower()
+                if supersession._may_state_value(lower):
+                    searched += 1
+                else:
+                    assert not list(supersession._LOWER_VALUE.finditer(lower)), piece
+                    skipped += 1
+    assert skipped > 1000 and searched > 1000  # enough of each to tell
