@@ -375,6 +375,9 @@ def claims(memory: MemoryFile) -> Claims:
     described = len(_SENTENCE.split(normalise(memory.description))) if memory.description else 0
     subject: set[str] = set()  # the description's words
     stated: set[tuple[str, str]] = set()
+    # Half the memories name nothing as left behind anywhere: each sentence is a part of
+    # the text, so a cue of `_retired_terms` missing from the text is missing from all.
+    may_retire = _may_retire(text)
     for number, sentence in enumerate(_SENTENCE.split(text)):
         if not sentence:
             continue  # the end of the text
@@ -385,7 +388,8 @@ def claims(memory: MemoryFile) -> Claims:
             stop_names = {a.casefold() for a in _STOPWORD_ACRONYM.findall(blanked)}
             names |= stop_names
             words |= stop_names
-        retired |= _retired_terms(sentence)
+        if may_retire:
+            retired |= _retired_terms(sentence)
         if first := _INITIAL.match(sentence):
             initials |= _initial_words(first.group(1))
         said = _words(blanked)
@@ -427,6 +431,17 @@ def _says_changed(text: str) -> bool:
     if not _CHANGED_BYTES.isdisjoint(folded.encode().translate(_ASCII_WORD_BYTES).split()):
         return True
     return any(cue in folded for cue in _NOW_CUES) and bool(_LOWER_NOW.search(folded))
+
+
+def _may_retire(text: str) -> bool:
+    """Whether `_retired_terms` may find anything in a part of `text`: whether `text` holds
+    one of the cues each of its patterns is tried after."""
+    return (
+        _RETIRED_CUE.search(text) is not None
+        or "used" in text
+        or _RETIRED_BEFORE_CUE.search(text) is not None
+        or not text.isascii()
+    )
 
 
 def _retired_terms(sentence: str) -> set[str]:

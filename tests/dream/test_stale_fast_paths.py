@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from memsync.dream import staleness, supersession
 from memsync.dream.stale_pairs import MAX_BLOCK, RARE_SHARE, candidates
 from memsync.dream.supersession import Claims, claims
@@ -227,3 +229,46 @@ def test_it_searches_for_values_only_where_one_may_be(tmp_path: Path) -> None:
                     assert not list(supersession._LOWER_VALUE.finditer(lower)), piece
                     skipped += 1
     assert skipped > 1000 and searched > 1000  # enough of each to tell
+
+
+# Memories leaving a tool behind, each found through one cue of `_may_retire` alone.
+LEFT_BEHIND_EACH = [
+    "We used pip-tools before uv.", "Mixpanel was deprecated last year.",
+    "构建不再用 Jenkins。", "Jenkins 已停用", "We moved the wiki off Confluence.",
+    "Rollbar was replaced with Sentry.",
+]  # fmt: skip
+
+
+def test_it_tries_the_patterns_for_what_is_left_behind_only_where_a_cue_is(
+    tmp_path: Path,
+) -> None:
+    for text in LEFT_BEHIND_EACH:
+        assert supersession._retired_terms(text), text
+    texts = _texts(tmp_path) + _every_tuning_text() + LEFT_BEHIND_EACH
+    skipped = 0
+    for text in texts:
+        if supersession._may_retire(text):
+            continue
+        skipped += 1
+        for sentence in supersession._SENTENCE.split(text):
+            assert not supersession._retired_terms(sentence), sentence
+    assert skipped > 200  # enough to tell
+    cued = [t for t in texts if any(supersession._retired_terms(s) for s in t.split("\n"))]
+    assert len(cued) > 50 and all(supersession._may_retire(text) for text in cued)
+
+
+def test_its_gates_leave_every_claim_as_the_ungated_reading_has_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`claims` with its shortcuts (`_may_state_value`, `_may_retire`) and without them."""
+    memories = [
+        MemoryFile.parse("m.md", f"---\ndescription: {line}\ntype: project\n---\n{text}".encode())
+        for text in _texts(tmp_path) + _every_tuning_text() + ONE_VALUE_EACH + LEFT_BEHIND_EACH
+        for line in [text.split("\n", 1)[0].replace(":", " ")[:80] or "x"]
+    ]
+    fast = [claims(memory) for memory in memories]
+    monkeypatch.setattr(supersession, "_may_state_value", lambda lower: True)
+    monkeypatch.setattr(supersession, "_may_retire", lambda text: True)
+    assert [claims(memory) for memory in memories] == fast
+    assert sum(bool(found.retired) for found in fast) > 50  # enough of each to tell
+    assert sum(bool(found.facts) for found in fast) > 500
