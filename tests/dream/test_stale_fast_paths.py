@@ -272,3 +272,17 @@ def test_its_gates_leave_every_claim_as_the_ungated_reading_has_it(
     assert [claims(memory) for memory in memories] == fast
     assert sum(bool(found.retired) for found in fast) > 50  # enough of each to tell
     assert sum(bool(found.facts) for found in fast) > 500
+
+
+def test_it_splits_ascii_text_in_the_pieces_the_pattern_finds(tmp_path: Path) -> None:
+    # Every ASCII character next to a word and between two, control characters included.
+    every = "".join(f"a{chr(c)}b-{chr(c)}_c{chr(c)} " for c in range(128))
+    checked = 0
+    for text in [*_texts(tmp_path), *_every_tuning_text(), every]:
+        for sentence in supersession._SENTENCE.split(supersession.normalise(text)):
+            plain = itertools.chain.from_iterable(
+                map(supersession._piece_words, supersession._WORD.findall(sentence))
+            )
+            assert supersession._words(sentence) == list(plain), sentence
+            checked += sentence.isascii()
+    assert checked > 2000  # enough ASCII sentences to tell
