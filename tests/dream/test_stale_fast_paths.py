@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from memsync.dream import staleness, supersession
+from memsync.dream import staleness, stated_values, supersession
 from memsync.dream.stale_pairs import MAX_BLOCK, RARE_SHARE, candidates
 from memsync.dream.supersession import Claims, claims
 from memsync.memory import MemoryDirectory, MemoryFile
@@ -154,7 +154,7 @@ def test_it_reads_the_words_around_a_value_as_the_plain_way_did(tmp_path: Path) 
     checked = 0
     for text in _texts(tmp_path) + odd:
         for sentence in supersession._SENTENCE.split(supersession.normalise(text)):
-            found = list(supersession._values(sentence))
+            found = list(stated_values.values(sentence))
             blanked = supersession._blank(sentence, found)
             for start, end, _, _ in found:
                 slot = supersession._slot(blanked, start, end)
@@ -187,7 +187,7 @@ def _every_tuning_text() -> list[str]:
 
 
 # One sentence for each way a value is written, each holding no other value, so that a
-# mark or a word missing from `supersession._may_state_value` keeps one from being found.
+# mark or a word missing from `stated_values._may_state_value` keeps one from being found.
 ONE_VALUE_EACH = [
     "Deploys run daily.", "Backups are taken nightly.", "The sync runs hourly.",
     "Retros happen biweekly.", "Planning is fortnightly.", "Reviews are weekly here.",
@@ -211,10 +211,10 @@ ONE_VALUE_EACH = [
 
 
 def test_it_searches_for_values_only_where_one_may_be(tmp_path: Path) -> None:
-    """`supersession._values` skips the value pattern in an ASCII sentence holding none of
+    """`stated_values.values` skips the value pattern in an ASCII sentence holding none of
     `_may_state_value`'s marks and words: the pattern finds nothing in any such sentence."""
     for sentence in ONE_VALUE_EACH:
-        assert list(supersession._values(sentence)), sentence
+        assert list(stated_values.values(sentence)), sentence
     texts = _texts(tmp_path) + _every_tuning_text() + ONE_VALUE_EACH
     skipped = searched = 0
     for text in texts:
@@ -223,10 +223,10 @@ def test_it_searches_for_values_only_where_one_may_be(tmp_path: Path) -> None:
                 if not piece.isascii():
                     continue
                 lower = piece.lower()
-                if supersession._may_state_value(lower):
+                if stated_values._may_state_value(lower):
                     searched += 1
                 else:
-                    assert not list(supersession._LOWER_VALUE.finditer(lower)), piece
+                    assert not list(stated_values._LOWER_VALUE.finditer(lower)), piece
                     skipped += 1
     assert skipped > 1000 and searched > 1000  # enough of each to tell
 
@@ -267,7 +267,7 @@ def test_its_gates_leave_every_claim_as_the_ungated_reading_has_it(
         for line in [text.split("\n", 1)[0].replace(":", " ")[:80] or "x"]
     ]
     fast = [claims(memory) for memory in memories]
-    monkeypatch.setattr(supersession, "_may_state_value", lambda lower: True)
+    monkeypatch.setattr(stated_values, "_may_state_value", lambda lower: True)
     monkeypatch.setattr(supersession, "_may_retire", lambda text: True)
     assert [claims(memory) for memory in memories] == fast
     assert sum(bool(found.retired) for found in fast) > 50  # enough of each to tell
