@@ -127,26 +127,36 @@ DATE_HINT = re.compile(
 # times cheaper than the pattern. ("ı", the dotless i, is an "i" to the pattern.) The
 # words every text is tested for are written out: a generator over them cost more
 # than the tests.
-_SECOND_HINTS = ("week", "mon", "year", "tue", "wed", "thu", "fri", "frı", "sat", "sun")
+_SECOND_HINTS = ("week", "mon", "year", "tue", "wed", "thu", "fri", "sat", "sun")
+# Letters the patterns, matching case-insensitively, take for ASCII ones though
+# lowering them does not give those: "ſ" (long s) for "s", the dotless "ı" and the
+# dotted "İ" for "i". "laſt week" is "last week" to `_ENGLISH`, and must be to the
+# words it reads too (`_ascii_lower`).
+_ASCII_LOOKALIKES = str.maketrans({"ſ": "s", "ı": "i", "İ": "i"})
 _CJK_HINTS = "天日周期拜月年"
 
 
 def has_date_hint(text: str) -> bool:
     """`DATE_HINT.search(text)`, quicker on text that has none. False means the text
     holds no relative date `find_relative_dates` would find."""
-    folded = text.casefold()
+    folded = _ascii_lower(text)
     maybe = (
         "today" in folded
         or "yesterday" in folded
         or "tomorrow" in folded
         or "ago" in folded
         or (
-            ("last" in folded or "this" in folded or "thıs" in folded or "next" in folded)
+            ("last" in folded or "this" in folded or "next" in folded)
             and any(word in folded for word in _SECOND_HINTS)
         )
         or (not text.isascii() and any(character in text for character in _CJK_HINTS))
     )
     return maybe and DATE_HINT.search(text) is not None
+
+
+def _ascii_lower(text: str) -> str:
+    """`text` in lowercase, as the patterns read it: `_ASCII_LOOKALIKES` as ASCII."""
+    return (text if text.isascii() else text.translate(_ASCII_LOOKALIKES)).lower()
 
 
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
@@ -240,12 +250,12 @@ def _english(match: re.Match[str], reference: date) -> tuple[date, str] | None:
         resolved = reference + timedelta(days=2)
         return resolved, resolved.isoformat()
     if match["day"]:
-        offset = {"today": 0, "yesterday": -1, "tomorrow": 1}[match["day"].lower()]
+        offset = {"today": 0, "yesterday": -1, "tomorrow": 1}[_ascii_lower(match["day"])]
         resolved = reference + timedelta(days=offset)
         return resolved, resolved.isoformat()
     if match["wd"]:
-        weekday = _EN_WEEKDAYS.index(match["wd"].lower())
-        relation = match["rel"].lower()
+        weekday = _EN_WEEKDAYS.index(_ascii_lower(match["wd"]))
+        relation = _ascii_lower(match["rel"])
         if relation == "last":
             back = (reference.weekday() - weekday) % 7 or 7
             resolved = reference - timedelta(days=back)
@@ -254,17 +264,17 @@ def _english(match: re.Match[str], reference: date) -> tuple[date, str] | None:
             resolved = week + timedelta(days=weekday)
         return resolved, resolved.isoformat()
     if match["unit"]:
-        count_text = match["n"].lower()
+        count_text = _ascii_lower(match["n"])
         count = int(count_text) if count_text.isdigit() else _EN_NUMBERS[count_text]
-        unit = match["unit"].lower().rstrip("s")
+        unit = _ascii_lower(match["unit"]).rstrip("s")
         if unit in ("day", "week"):
             resolved = reference - timedelta(days=count * (7 if unit == "week" else 1))
             return resolved, resolved.isoformat()
         months = count * (12 if unit == "year" else 1)
         resolved = _shift_months(reference, -months)
         return resolved, (str(resolved.year) if unit == "year" else resolved.strftime("%Y-%m"))
-    offset = {"last": -1, "this": 0, "next": 1}[match["prel"].lower()]
-    period = match["period"].lower()
+    offset = {"last": -1, "this": 0, "next": 1}[_ascii_lower(match["prel"])]
+    period = _ascii_lower(match["period"])
     if period == "week":
         resolved = _monday(reference) + timedelta(weeks=offset)
         return resolved, f"the week of {resolved.isoformat()}"

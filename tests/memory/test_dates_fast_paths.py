@@ -36,6 +36,9 @@ _PIECES = [
     "last Friday",
     "thıs friday",
     "laſt week",
+    "thİs week",
+    "Laſt Friday",
+    "İn 3 days ago",
     "next  mon",
     "the last week",
     "agony",
@@ -86,7 +89,7 @@ def _every_inline_span(text: str) -> list[tuple[int, int]]:
 def _outcome(find, text: str) -> object:
     try:
         return find(text, WEDNESDAY)
-    except Exception as error:  # the same failure both ways ("laſt week" raises on main)
+    except Exception as error:  # the same failure both ways, should there be one
         return type(error)
 
 
