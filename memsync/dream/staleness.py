@@ -464,7 +464,16 @@ def find_stale(
     contradictions; `code` the checkout the memories talk about.
     """
     found: dict[str, StaleMemory] = {}
-    at = {path: _written(memory, changed_at(path)) for path, memory in memories.items()}
+    written: dict[str, Written] = {}
+
+    def at(path: str) -> Written:
+        """`_written` of one memory, worked out when first asked: most memories share no
+        key and are in no pair, so none asks when they were written."""
+        when = written.get(path)
+        if when is None:
+            when = written[path] = _written(memories[path], changed_at(path))
+        return when
+
     theirs_at = {path: (memory, _written(memory, when))
                  for path, (memory, when) in (teammates or {}).items()}  # fmt: skip
     if code is not None:
@@ -473,14 +482,14 @@ def find_stale(
             if evidence is not None:
                 found[path] = StaleMemory(shown(path), *evidence)
         _code_values(memories, code, shown, found)
-    keys: dict[str, list[tuple[Written, str]]] = {}
+    keys: dict[str, list[str]] = {}
     for path, memory in memories.items():
         for key in filter(None, (_name(memory), _subject(memory))):
-            keys.setdefault(key, []).append((at[path], path))
-    for group in keys.values():
-        if len(group) < 2:
+            keys.setdefault(key, []).append(path)
+    for paths in keys.values():
+        if len(paths) < 2:
             continue
-        group.sort(reverse=True)
+        group = sorted(((at(path), path) for path in paths), reverse=True)
         newest_at, newest = group[0]
         for when, path in group[1:]:
             if (
@@ -493,11 +502,11 @@ def find_stale(
                     "superseded",
                     f"superseded by {shown(newest)}, a newer memory on the same subject",
                 )
-    _reworded_replacements(memories, at.__getitem__, shown, theirs_at, found)
+    _reworded_replacements(memories, at, shown, theirs_at, found)
     for shown_path, (theirs, when) in sorted(theirs_at.items()):
         for key in filter(None, (_name(theirs), _subject(theirs))):
-            for mine_at, path in keys.get(key, []):
-                if mine_at < when and path not in found and _differs(memories[path], theirs):
+            for path in keys.get(key, []):
+                if at(path) < when and path not in found and _differs(memories[path], theirs):
                     found[path] = StaleMemory(
                         shown(path),
                         "contradicted",
@@ -590,9 +599,12 @@ def _reworded_replacements(
         for key in sorted(read)
         if key.startswith("team/")
     }
-    for path, teammate in sorted(candidates(mine, theirs)):
-        if when[path] < teammates[teammate][1]:
-            pairs.append((path, theirs[teammate], teammate, "contradicted"))
+    # Without a teammate's memory to pair with, `candidates` would read every block of
+    # `mine` again to pair none (a personal directory with no ``team/``: most of them).
+    if theirs:
+        for path, teammate in sorted(candidates(mine, theirs)):
+            if when[path] < teammates[teammate][1]:
+                pairs.append((path, theirs[teammate], teammate, "contradicted"))
     for older, newer_claims, by, kind in pairs:
         change = None if older in found else replacement(mine[older], newer_claims)
         if change is not None:
