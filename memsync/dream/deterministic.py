@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import datetime
 
+from memsync.dream.code_checkout import CodeCheckout
 from memsync.dream.dedupe import Candidate, DuplicateGroup, covered, find_duplicates, union_bodies
 from memsync.dream.engine import (
     DreamCancelled,
@@ -50,7 +51,7 @@ from memsync.dream.engine import (
 from memsync.dream.index_edit import entry_path, with_hook, with_target
 from memsync.dream.pruning import drop_dead_entries, fit_index, index_orphans, shorten_entries
 from memsync.dream.readings import AnalysisCache, Readings, reading
-from memsync.dream.staleness import CodeCheckout, find_stale
+from memsync.dream.staleness import find_stale
 from memsync.dream.usefulness import inbound_links
 from memsync.dream.visibility import MAX_INDEX_UTF16_UNITS
 from memsync.dream.workspace import DreamDirectory, DreamReport, DreamWriter
