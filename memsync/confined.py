@@ -184,6 +184,10 @@ class ConfinedRoot:
 
     def _parent(self, path: str | PurePath, *, create: bool = False) -> tuple[int, str, str]:
         """(descriptor of the parent directory, leaf name, the path as shown)."""
+        if type(path) is str and _is_plain_name(path):
+            # A name directly in the root (most of a dream's thousands of files): what
+            # `parts` and the walk below give for it, without building either.
+            return self._open_root(), path, path
         parts = self.parts(path)
         if not parts:
             raise ConfinementError(str(path) or ".", "the path names the root itself")
@@ -362,6 +366,12 @@ class ConfinedRoot:
                 raise FileNotFoundError(errno.ENOENT, "no such file", shown) from None
         finally:
             self._release(fd)
+
+
+def _is_plain_name(path: str) -> bool:
+    """Whether `ConfinedRoot.parts` gives ``[path]``: one component, nothing it refuses
+    (a NUL byte, a ``/`` and so an absolute path, ``..``), nothing it drops (``.``)."""
+    return "/" not in path and "\0" not in path and path not in ("", ".", "..")
 
 
 def _read_all(fd: int) -> bytes:

@@ -77,7 +77,7 @@ _INSTALLS = re.compile(
 
 
 class Declares(Protocol):
-    """What of the checkout `missing_command` reads (`memsync.dream.staleness.CodeCheckout`)."""
+    """What of the checkout `missing_command` reads (`memsync.dream.code_checkout.CodeCheckout`)."""
 
     @property
     def npm_scripts(self) -> frozenset[str] | None: ...

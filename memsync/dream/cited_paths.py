@@ -76,7 +76,7 @@ _PLACEHOLDER_PART = re.compile(r"^(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|\.{3}|…)$")
 
 
 class Holds(Protocol):
-    """What of the checkout the rules read (`memsync.dream.staleness.CodeCheckout`)."""
+    """What of the checkout the rules read (`memsync.dream.code_checkout.CodeCheckout`)."""
 
     @property
     def paths(self) -> frozenset[str]: ...

@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import datetime
 
+from memsync.dream.code_checkout import CodeCheckout
 from memsync.dream.dedupe import Candidate, DuplicateGroup, covered, find_duplicates, union_bodies
 from memsync.dream.engine import (
     DreamCancelled,
@@ -50,7 +51,7 @@ from memsync.dream.engine import (
 from memsync.dream.index_edit import entry_path, with_hook, with_target
 from memsync.dream.pruning import drop_dead_entries, fit_index, index_orphans, shorten_entries
 from memsync.dream.readings import AnalysisCache, Readings, reading
-from memsync.dream.staleness import CodeCheckout, find_stale
+from memsync.dream.staleness import find_stale
 from memsync.dream.usefulness import inbound_links
 from memsync.dream.visibility import MAX_INDEX_UTF16_UNITS
 from memsync.dream.workspace import DreamDirectory, DreamReport, DreamWriter
@@ -63,40 +64,9 @@ from memsync.memory import (
     MemoryFile,
     rewrite_relative_dates,
 )
+from memsync.memory.dates import has_date_hint
 
 ENGINE_NAME = "deterministic"
-# Every phrase `rewrite_relative_dates` handles contains one of these; most memories
-# contain none, and the check is far cheaper than the rewrite.
-_DATE_HINT = re.compile(
-    r"\b(?:today|yesterday|tomorrow|ago)\b"
-    r"|\b(?:last|this|next)\s+(?:week|month|year|mon|tue|wed|thu|fri|sat|sun)"
-    r"|[天日周期拜月年]",
-    re.IGNORECASE,
-)
-# Words one of `_DATE_HINT`'s phrases must contain, tested as plain substrings of the
-# case-folded text first: most memories have none, and a substring test is several
-# times cheaper than the pattern. ("ı", the dotless i, is an "i" to the pattern.) The
-# words every text is tested for are written out: a generator over them cost more
-# than the tests.
-_SECOND_HINTS = ("week", "mon", "year", "tue", "wed", "thu", "fri", "frı", "sat", "sun")
-_CJK_HINTS = "天日周期拜月年"
-
-
-def _has_date_hint(text: str) -> bool:
-    """`_DATE_HINT.search(text)`, quicker on text that has none."""
-    folded = text.casefold()
-    maybe = (
-        "today" in folded
-        or "yesterday" in folded
-        or "tomorrow" in folded
-        or "ago" in folded
-        or (
-            ("last" in folded or "this" in folded or "thıs" in folded or "next" in folded)
-            and any(word in folded for word in _SECOND_HINTS)
-        )
-        or (not text.isascii() and any(character in text for character in _CJK_HINTS))
-    )
-    return maybe and _DATE_HINT.search(text) is not None
 
 
 @contextlib.contextmanager
@@ -239,8 +209,8 @@ def _rewrite_dates(directory: DreamDirectory, report: DreamReport) -> None:
     for path in sorted(directory.memories):
         memory = directory.memories[path]
         description = memory.metadata.get("description")
-        in_body = _has_date_hint(memory.body)
-        in_description = isinstance(description, str) and _has_date_hint(description)
+        in_body = has_date_hint(memory.body)
+        in_description = isinstance(description, str) and has_date_hint(description)
         if not in_body and not in_description:
             continue  # most memories: no need for the day the file last changed
         reference = directory.reference(path)
@@ -283,7 +253,7 @@ def _rewrite_hook_dates(directory: DreamDirectory, report: DreamReport) -> None:
     for path, lines in directory.index_files():
         replace: dict[int, list[str]] = {}
         for entry in lines.index().entries:
-            if not _has_date_hint(entry.hook):
+            if not has_date_hint(entry.hook):
                 continue
             target = entry_path(path, entry.target)
             known = target is not None and target in directory.memories

@@ -94,10 +94,11 @@ class _Moving(NamedTuple):
     entry: IndexEntry
 
 
-@dataclass(frozen=True)
-class _OverflowLine:
+class _OverflowLine(NamedTuple):
     """One line bound for an overflow file, measured once: the budget lays the overflow
-    out several times over, and measuring each line again cost more than the layout."""
+    out several times over, and measuring each line again cost more than the layout.
+    (A tuple, as `_Moving`: a frozen dataclass's ``__init__`` cost a sixth of moving
+    each of the thousands of entries.)"""
 
     heading: str | None
     text: str
@@ -294,24 +295,25 @@ class _Layout:
     def moved_out(self, moving: list[_Moving]) -> tuple[IndexLines, _Overflow]:
         if not moving and not self.carried:
             return self.index, _Overflow([], [])
-        gone = {m.line for m in moving} | set(self.old_pointers)
+        by_line = {m.line: m for m in moving}  # one entry per line
+        gone = by_line.keys() | self.old_pointers.keys()
         replace: dict[int, Sequence[str]] = dict.fromkeys(gone, ())
         for heading, members in self.sections:
             if members and all(n in gone for n in members):
                 replace[heading] = ()  # the heading goes with all it held
-        overflow = self.carried + [self._measured(m) for m in sorted(moving, key=_line_of)]
+        # In file order, each line measured the first time it moves: sorting the line
+        # numbers and looking each up costs less than sorting the entries by a key.
+        measured = self.measured
+        overflow = self.carried + [
+            measured[line] if line in measured else self._measure(by_line[line])
+            for line in sorted(by_line)
+        ]
         laid_out = _Overflow.of(overflow)
         return self.index.edited(replace, laid_out.pointers), laid_out
 
-    def _measured(self, moving: _Moving) -> _OverflowLine:
-        found = self.measured.get(moving.line)
-        if found is None:
-            found = self.measured[moving.line] = _moved_line(moving)
+    def _measure(self, moving: _Moving) -> _OverflowLine:
+        found = self.measured[moving.line] = _moved_line(moving)
         return found
-
-
-def _line_of(moving: _Moving) -> int:
-    return moving.line
 
 
 @dataclass

@@ -233,7 +233,9 @@ def title_after_retarget(entry: IndexEntry, target: str, line: str) -> str | Non
     raw = entry.raw
     # Nothing before an entry's title holds a "[": the first one opens the title.
     link = raw.find("[") + 1 + len(entry.title)
-    for written, replacement in ((f"<{entry.target}>", f"<{target}>"), (entry.target, target)):
+    # A plain target has no "<": at most one of the two is written there, and almost
+    # always the bare one, tried first.
+    for written, replacement in ((entry.target, target), (f"<{entry.target}>", f"<{target}>")):
         if raw.startswith("](" + written, link):
             rest = raw[link + 2 + len(written) :]
             return entry.title if line == raw[: link + 2] + replacement + rest else None

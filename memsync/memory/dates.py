@@ -113,6 +113,52 @@ _ISO_BEFORE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?\s*[(（,，:：—–-]?\s*$")
 _ISO_AFTER = re.compile(r"\s*[(（,，:：—–-]?\s*\d{4}-\d{2}")
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 
+# Every phrase `find_relative_dates` handles contains one of these (the day words,
+# "ago", a "last/this/next" before a period or weekday, a Chinese day, week, month or
+# year character); most texts contain none, and the check is far cheaper than the search.
+DATE_HINT = re.compile(
+    r"\b(?:today|yesterday|tomorrow|ago)\b"
+    r"|\b(?:last|this|next)\s+(?:week|month|year|mon|tue|wed|thu|fri|sat|sun)"
+    r"|[天日周期拜月年]",
+    re.IGNORECASE,
+)
+# Words one of `DATE_HINT`'s phrases must contain, tested as plain substrings of the
+# case-folded text first: most memories have none, and a substring test is several
+# times cheaper than the pattern. ("ı", the dotless i, is an "i" to the pattern.) The
+# words every text is tested for are written out: a generator over them cost more
+# than the tests.
+_SECOND_HINTS = ("week", "mon", "year", "tue", "wed", "thu", "fri", "sat", "sun")
+# Letters the patterns, matching case-insensitively, take for ASCII ones though
+# lowering them does not give those: "ſ" (long s) for "s", the dotless "ı" and the
+# dotted "İ" for "i". "laſt week" is "last week" to `_ENGLISH`, and must be to the
+# words it reads too (`_ascii_lower`).
+_ASCII_LOOKALIKES = str.maketrans({"ſ": "s", "ı": "i", "İ": "i"})
+_CJK_HINTS = "天日周期拜月年"
+
+
+def has_date_hint(text: str) -> bool:
+    """`DATE_HINT.search(text)`, quicker on text that has none. False means the text
+    holds no relative date `find_relative_dates` would find."""
+    folded = _ascii_lower(text)
+    maybe = (
+        "today" in folded
+        or "yesterday" in folded
+        or "tomorrow" in folded
+        or "ago" in folded
+        or (
+            ("last" in folded or "this" in folded or "next" in folded)
+            and any(word in folded for word in _SECOND_HINTS)
+        )
+        or (not text.isascii() and any(character in text for character in _CJK_HINTS))
+    )
+    return maybe and DATE_HINT.search(text) is not None
+
+
+def _ascii_lower(text: str) -> str:
+    """`text` in lowercase, as the patterns read it: `_ASCII_LOOKALIKES` as ASCII."""
+    return (text if text.isascii() else text.translate(_ASCII_LOOKALIKES)).lower()
+
+
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)", re.DOTALL)
 _URL = re.compile(r"(?:\b[A-Za-z][A-Za-z0-9+.-]*://|\bwww\.)[^\s<>()\[\]]+|<[^<>\s]+>")
@@ -139,8 +185,7 @@ def _protected_spans(text: str) -> list[tuple[int, int]]:
         offset += len(line)
     if fence:
         spans.append((fence_start, len(text)))
-    for pattern in (_INLINE_CODE, _URL, _LINK_TARGET):
-        spans.extend(match.span() for match in pattern.finditer(text))
+    spans.extend(_inline_spans(text))
     spans.sort()
     merged: list[tuple[int, int]] = []
     for start, end in spans:
@@ -149,6 +194,20 @@ def _protected_spans(text: str) -> list[tuple[int, int]]:
         else:
             merged.append((start, end))
     return merged
+
+
+def _inline_spans(text: str) -> list[tuple[int, int]]:
+    """Code spans, URLs and link targets, pattern by pattern. Each pattern is tried only
+    where the text holds what every match of it holds: most texts have no code span,
+    URL or link, and each search tried every position."""
+    found: list[tuple[int, int]] = []
+    if "`" in text:
+        found += [match.span() for match in _INLINE_CODE.finditer(text)]
+    if "://" in text or "www." in text or "<" in text:
+        found += [match.span() for match in _URL.finditer(text)]
+    if "](" in text:
+        found += [match.span() for match in _LINK_TARGET.finditer(text)]
+    return found
 
 
 def _inside(spans: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
@@ -191,12 +250,12 @@ def _english(match: re.Match[str], reference: date) -> tuple[date, str] | None:
         resolved = reference + timedelta(days=2)
         return resolved, resolved.isoformat()
     if match["day"]:
-        offset = {"today": 0, "yesterday": -1, "tomorrow": 1}[match["day"].lower()]
+        offset = {"today": 0, "yesterday": -1, "tomorrow": 1}[_ascii_lower(match["day"])]
         resolved = reference + timedelta(days=offset)
         return resolved, resolved.isoformat()
     if match["wd"]:
-        weekday = _EN_WEEKDAYS.index(match["wd"].lower())
-        relation = match["rel"].lower()
+        weekday = _EN_WEEKDAYS.index(_ascii_lower(match["wd"]))
+        relation = _ascii_lower(match["rel"])
         if relation == "last":
             back = (reference.weekday() - weekday) % 7 or 7
             resolved = reference - timedelta(days=back)
@@ -205,17 +264,17 @@ def _english(match: re.Match[str], reference: date) -> tuple[date, str] | None:
             resolved = week + timedelta(days=weekday)
         return resolved, resolved.isoformat()
     if match["unit"]:
-        count_text = match["n"].lower()
+        count_text = _ascii_lower(match["n"])
         count = int(count_text) if count_text.isdigit() else _EN_NUMBERS[count_text]
-        unit = match["unit"].lower().rstrip("s")
+        unit = _ascii_lower(match["unit"]).rstrip("s")
         if unit in ("day", "week"):
             resolved = reference - timedelta(days=count * (7 if unit == "week" else 1))
             return resolved, resolved.isoformat()
         months = count * (12 if unit == "year" else 1)
         resolved = _shift_months(reference, -months)
         return resolved, (str(resolved.year) if unit == "year" else resolved.strftime("%Y-%m"))
-    offset = {"last": -1, "this": 0, "next": 1}[match["prel"].lower()]
-    period = match["period"].lower()
+    offset = {"last": -1, "this": 0, "next": 1}[_ascii_lower(match["prel"])]
+    period = _ascii_lower(match["period"])
     if period == "week":
         resolved = _monday(reference) + timedelta(weeks=offset)
         return resolved, f"the week of {resolved.isoformat()}"
@@ -296,6 +355,13 @@ def _chinese(match: re.Match[str], text: str, reference: date) -> tuple[date, st
 
 def find_relative_dates(text: str, reference: date) -> list[RelativeDate]:
     """Every relative date phrase we would rewrite, in order, never overlapping."""
+    if not has_date_hint(text):
+        return []  # most texts: no phrase can be there
+    return _find_relative_dates(text, reference)
+
+
+def _find_relative_dates(text: str, reference: date) -> list[RelativeDate]:
+    """`find_relative_dates`, searching whatever the text holds."""
     spans: list[tuple[int, int]] | None = None  # found at the first phrase: most have none
     starts: list[int] = []
     found: list[RelativeDate] = []

@@ -169,7 +169,8 @@ class MemoryDirectory:
         return cls._build(
             index_bytes,
             files,
-            sorted(p for p in present if is_log_path(p)),
+            # Only paths under logs/ can be logs: the pattern for those alone.
+            sorted(p for p in present if p.startswith("logs/") and is_log_path(p)),
             exists if links else None,
             reader.problems,
             scope,

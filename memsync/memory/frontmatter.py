@@ -393,23 +393,26 @@ class UnterminatedBlock:
 
 def split_frontmatter(text: str) -> FrontmatterBlock | UnterminatedBlock | None:
     """None when the text has no frontmatter (it does not start with a ``---`` line)."""
-    opening_match = _OPENING.match(text)
-    if opening_match is None:
-        return None
-    opening = opening_match.group(0)
-    if not opening.endswith("\n"):
-        return UnterminatedBlock()
+    if text.startswith("---\n"):
+        opening = "---\n"  # most files: what the pattern finds, without it
+    else:
+        opening_match = _OPENING.match(text) if text.startswith("---") else None
+        if opening_match is None:
+            return None
+        opening = opening_match.group(0)
+        if not opening.endswith("\n"):
+            return UnterminatedBlock()
     newline = "\r\n" if opening.endswith("\r\n") else "\n"
-    closing = _closing_line(text, len(opening))
-    if closing is None:
+    found = _closing_line(text, len(opening))
+    if found is None:
         return UnterminatedBlock()
-    position, line_end = closing.span()
+    position, line_end = found
     rest = text[line_end:]
     gap = ""
-    for blank in ("\r\n", "\n"):
-        if rest.startswith(blank):
-            gap, rest = blank, rest[len(blank) :]
-            break
+    if rest.startswith("\n"):
+        gap, rest = "\n", rest[1:]
+    elif rest.startswith("\r\n"):
+        gap, rest = "\r\n", rest[2:]
     return built(
         FrontmatterBlock,
         opening=opening,
@@ -421,18 +424,19 @@ def split_frontmatter(text: str) -> FrontmatterBlock | UnterminatedBlock | None:
     )
 
 
-def _closing_line(text: str, start: int) -> re.Match[str] | None:
-    """The first line from `start` (a line's start) that closes the block. Only lines
-    starting with ``---`` are tried, found by a substring search: a pattern searching
-    for them tried every character of the block."""
-    line = start
-    while line < len(text):
+def _closing_line(text: str, start: int) -> tuple[int, int] | None:
+    """Where the first line from `start` (just after the opening line's newline) that
+    closes the block starts and ends. Only lines starting with ``---`` are tried,
+    found by a substring search (a pattern searching for them tried every character
+    of the block), and a plain ``---`` line needs no pattern."""
+    line = text.find("\n---", start - 1) + 1
+    while line:
+        if text.startswith("---\n", line):
+            return line, line + 4
         closing = _CLOSING_LINE.match(text, line)
         if closing is not None:
-            return closing
+            return closing.span()
         line = text.find("\n---", line) + 1
-        if line == 0:
-            return None
     return None
 
 

@@ -385,6 +385,13 @@ def _fields_fine(mapping: dict[str, Any]) -> bool:
     )
 
 
+def _has_line(body: str, label: str, pattern: re.Pattern[str]) -> bool:
+    """``pattern.search(body)``: true at once when a line starts with `label` as
+    written (which `pattern` matches), as in almost every file; the search only for the
+    rest. The search tried every position of the body before the line."""
+    return body.startswith(label) or f"\n{label}" in body or pattern.search(body) is not None
+
+
 def _check_structure(
     path: str, declared: str | None, block: FrontmatterBlock, found: list[Problem]
 ) -> None:
@@ -393,7 +400,7 @@ def _check_structure(
         missing = [
             label
             for label, pattern in (("**Why:**", _WHY), ("**How to apply:**", _HOW))
-            if not pattern.search(block.body)
+            if not _has_line(block.body, label, pattern)
         ]
         if missing:
             body_line = block.head.count("\n") + 1

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from memsync.dream.code_checkout import CodeCheckout, code_evidence
 from memsync.dream.declared_versions import declared_versions, is_manifest, version_conflict
-from memsync.dream.staleness import CodeCheckout, code_evidence
 
 MANIFESTS = {
     "package.json": json.dumps({"name": "web", "engines": {"node": ">=20.11 <23"}}),

@@ -8,7 +8,6 @@ import random
 
 import pytest
 
-from memsync.dream.deterministic import _DATE_HINT, _has_date_hint
 from memsync.dream.index_edit import IndexLines
 from memsync.dream.misspelling import one_edit, without_typos
 from memsync.dream.profiles import (
@@ -21,6 +20,7 @@ from memsync.dream.profiles import (
 )
 from memsync.dream.vocabulary import STOPWORDS
 from memsync.memory import MemoryIndex
+from memsync.memory.dates import DATE_HINT, has_date_hint
 from memsync.memory.decoding import BOM
 from memsync.memory.index import IndexEntry, _entry_at, _entry_parts, entry_titles
 from tests.dream.corpus import build_corpus
@@ -52,7 +52,7 @@ def _corpus_texts(tmp_path) -> list[str]:
 
 def test_the_date_hint_shortcut_agrees_with_the_pattern(tmp_path):
     for text in TRICKY_DATES + _corpus_texts(tmp_path):
-        assert _has_date_hint(text) == (_DATE_HINT.search(text) is not None), text
+        assert has_date_hint(text) == (DATE_HINT.search(text) is not None), text
 
 
 def _reference_content_words(folded: str) -> frozenset[str]:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from memsync.dream.code_checkout import CodeCheckout, code_evidence
 from memsync.dream.renamed import Kin
-from memsync.dream.staleness import CodeCheckout, code_evidence
 
 
 @pytest.fixture

@@ -5,16 +5,22 @@ corpus, the stale tuning material and text built to hit their edge cases."""
 
 from __future__ import annotations
 
+import importlib
 import itertools
+import pkgutil
 import re
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from memsync.dream import staleness, supersession
+import pytest
+
+from memsync.dream import staleness, stated_values, supersession
 from memsync.dream.stale_pairs import MAX_BLOCK, RARE_SHARE, candidates
 from memsync.dream.supersession import Claims, claims
 from memsync.memory import MemoryDirectory, MemoryFile
+from tests.dream import tuning
 from tests.dream.corpus import build_corpus
 from tests.dream.tuning.stale_variants import CONTRADICTED, NEAR_MISSES, SUPERSEDED
 
@@ -148,10 +154,135 @@ def test_it_reads_the_words_around_a_value_as_the_plain_way_did(tmp_path: Path) 
     checked = 0
     for text in _texts(tmp_path) + odd:
         for sentence in supersession._SENTENCE.split(supersession.normalise(text)):
-            found = list(supersession._values(sentence))
+            found = list(stated_values.values(sentence))
             blanked = supersession._blank(sentence, found)
             for start, end, _, _ in found:
                 slot = supersession._slot(blanked, start, end)
                 assert slot == _plain_slot(blanked, start, end), (sentence, start)
                 checked += 1
     assert checked > 500  # enough values to tell
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string held in `value`, however deep in lists, tuples and dicts."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return _strings(list(value.items()))
+    if isinstance(value, list | tuple | set | frozenset):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
+def _every_tuning_text() -> list[str]:
+    """Every string of every tuning module (memories, pairs of them, code files) and every
+    memory file under ``tests/dream/tuning``: text written by many hands."""
+    texts: list[str] = []
+    for module in pkgutil.iter_modules(tuning.__path__, f"{tuning.__name__}."):
+        texts += _strings(list(vars(importlib.import_module(module.name)).values()))
+    for file in sorted(Path(tuning.__path__[0]).rglob("*.md")):
+        memory = MemoryFile.parse(file.name, file.read_bytes())
+        texts.append(f"{memory.description or ''}\n{memory.body}")
+    return texts
+
+
+# One sentence for each way a value is written, each holding no other value, so that a
+# mark or a word missing from `stated_values._may_state_value` keeps one from being found.
+ONE_VALUE_EACH = [
+    "Deploys run daily.", "Backups are taken nightly.", "The sync runs hourly.",
+    "Retros happen biweekly.", "Planning is fortnightly.", "Reviews are weekly here.",
+    "Audits are monthly.", "Reports go out quarterly.", "Keys are rotated yearly.",
+    "Licences renew annually.", "The flag is enabled.", "The flag is disabled.",
+    "Review is required.", "Review is optional.", "Force pushes are allowed.",
+    "Force pushes are forbidden.", "Force pushes are blocked.", "Review is mandatory.",
+    "Tracing is on by default.", "Tracing is off by default.", "We deploy on Mondays.",
+    "We deploy on Tuesday.", "We deploy on WEDNESDAYS.", "We deploy on thursday.",
+    "Freeze on Friday.", "Nothing on Saturdays.", "Nothing on Sunday.",
+    "The docs are at https://docs.example/x and http://localhost/y.",
+    "The freeze starts in January.", "The freeze starts in February.",
+    "The freeze starts in March.", "The freeze starts in April.", "Audit in June.",
+    "Audit in July.", "Audit in August.", "Audit in September.", "Audit in October.",
+    "Audit in November.", "Audit in December.", "Ask in #ops about it.",
+    "Mail ops@example.org about it.", "Run `make ship` for it.", "The host is db-prod-eu.",
+    "The bucket is acme_logs.v.", "The queue is courier-dlq.", "Port 8443.", "At 10:30.",
+    "Node v20 now.", "Python 3.12 now.", "The cap is 25 MB.", "Keep 14 days.",
+    "Sample 5% of it.", "The API is v2.", "From 2026-03-04 on.", "Since March 4th.",
+]  # fmt: skip
+
+
+def test_it_searches_for_values_only_where_one_may_be(tmp_path: Path) -> None:
+    """`stated_values.values` skips the value pattern in an ASCII sentence holding none of
+    `_may_state_value`'s marks and words: the pattern finds nothing in any such sentence."""
+    for sentence in ONE_VALUE_EACH:
+        assert list(stated_values.values(sentence)), sentence
+    texts = _texts(tmp_path) + _every_tuning_text() + ONE_VALUE_EACH
+    skipped = searched = 0
+    for text in texts:
+        for sentence in supersession._SENTENCE.split(supersession.normalise(text)):
+            for piece in (sentence, sentence.upper(), sentence.title()):
+                if not piece.isascii():
+                    continue
+                lower = piece.lower()
+                if stated_values._may_state_value(lower):
+                    searched += 1
+                else:
+                    assert not list(stated_values._LOWER_VALUE.finditer(lower)), piece
+                    skipped += 1
+    assert skipped > 1000 and searched > 1000  # enough of each to tell
+
+
+# Memories leaving a tool behind, each found through one cue of `_may_retire` alone.
+LEFT_BEHIND_EACH = [
+    "We used pip-tools before uv.", "Mixpanel was deprecated last year.",
+    "构建不再用 Jenkins。", "Jenkins 已停用", "We moved the wiki off Confluence.",
+    "Rollbar was replaced with Sentry.",
+]  # fmt: skip
+
+
+def test_it_tries_the_patterns_for_what_is_left_behind_only_where_a_cue_is(
+    tmp_path: Path,
+) -> None:
+    for text in LEFT_BEHIND_EACH:
+        assert supersession._retired_terms(text), text
+    texts = _texts(tmp_path) + _every_tuning_text() + LEFT_BEHIND_EACH
+    skipped = 0
+    for text in texts:
+        if supersession._may_retire(text):
+            continue
+        skipped += 1
+        for sentence in supersession._SENTENCE.split(text):
+            assert not supersession._retired_terms(sentence), sentence
+    assert skipped > 200  # enough to tell
+    cued = [t for t in texts if any(supersession._retired_terms(s) for s in t.split("\n"))]
+    assert len(cued) > 50 and all(supersession._may_retire(text) for text in cued)
+
+
+def test_its_gates_leave_every_claim_as_the_ungated_reading_has_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`claims` with its shortcuts (`_may_state_value`, `_may_retire`) and without them."""
+    memories = [
+        MemoryFile.parse("m.md", f"---\ndescription: {line}\ntype: project\n---\n{text}".encode())
+        for text in _texts(tmp_path) + _every_tuning_text() + ONE_VALUE_EACH + LEFT_BEHIND_EACH
+        for line in [text.split("\n", 1)[0].replace(":", " ")[:80] or "x"]
+    ]
+    fast = [claims(memory) for memory in memories]
+    monkeypatch.setattr(stated_values, "_may_state_value", lambda lower: True)
+    monkeypatch.setattr(supersession, "_may_retire", lambda text: True)
+    assert [claims(memory) for memory in memories] == fast
+    assert sum(bool(found.retired) for found in fast) > 50  # enough of each to tell
+    assert sum(bool(found.facts) for found in fast) > 500
+
+
+def test_it_splits_ascii_text_in_the_pieces_the_pattern_finds(tmp_path: Path) -> None:
+    # Every ASCII character next to a word and between two, control characters included.
+    every = "".join(f"a{chr(c)}b-{chr(c)}_c{chr(c)} " for c in range(128))
+    checked = 0
+    for text in [*_texts(tmp_path), *_every_tuning_text(), every]:
+        for sentence in supersession._SENTENCE.split(supersession.normalise(text)):
+            plain = itertools.chain.from_iterable(
+                map(supersession._piece_words, supersession._WORD.findall(sentence))
+            )
+            assert supersession._words(sentence) == list(plain), sentence
+            checked += sentence.isascii()
+    assert checked > 2000  # enough ASCII sentences to tell

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from memsync.dream.code_checkout import CodeCheckout, code_evidence
 from memsync.dream.published_ports import port_conflict, published_ports
-from memsync.dream.staleness import CodeCheckout, code_evidence
 from memsync.dream.supersession import claims, replacement
 from memsync.memory import MemoryFile
 

@@ -9,9 +9,10 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 
+from memsync.dream.code_checkout import CodeCheckout, code_evidence
 from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import DreamContext, Scope
-from memsync.dream.staleness import CodeCheckout, code_evidence, find_stale
+from memsync.dream.staleness import find_stale
 from memsync.memory import MemoryFile
 from tests.dream.corpus import NOW, RecordingProgress
 

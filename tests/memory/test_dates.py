@@ -55,6 +55,23 @@ def test_english_phrases_become_absolute(before: str, after: str) -> None:
 @pytest.mark.parametrize(
     ("before", "after"),
     [
+        ("laſt week", "the week of 2026-11-23"),
+        ("Laſt Friday", "2026-11-27"),
+        ("thıs Friday", "2026-12-04"),
+        ("thİs Monday", "2026-11-30"),
+        ("ſix days ago", "2026-11-26"),
+    ],
+)
+def test_letters_the_search_reads_as_ascii_are_read_so(before: str, after: str) -> None:
+    # Matching case-insensitively, the search takes the long s for "s" and the dotless
+    # and dotted i for "i"; the words it reads must too (once a KeyError, or "Laſt
+    # Friday" read as "next Friday").
+    assert rewrite(before) == after
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
         ("昨天把数据库迁到了 Postgres", "2026-12-01把数据库迁到了 Postgres"),
         ("今天决定", "2026-12-02决定"),
         ("前天讨论过", "2026-11-30讨论过"),
