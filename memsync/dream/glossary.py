@@ -88,7 +88,11 @@ for _named in _NAMED.split():
 for _char, _day in _DAYS:
     for _prefix in ("周", "星期", "每周", "每星期"):
         GLOSSARY[_prefix + _char] = _day
-_LONGEST = max(len(word) for word in GLOSSARY)
+# Each character a glossary word starts with → the lengths of such words, longest first.
+_LENGTHS: dict[str, list[int]] = {}
+for _word in GLOSSARY:
+    _LENGTHS.setdefault(_word[0], []).append(len(_word))
+_LENGTHS = {first: sorted(set(lengths), reverse=True) for first, lengths in _LENGTHS.items()}
 
 
 def segment(run: str) -> Iterator[tuple[str, bool]]:
@@ -96,8 +100,9 @@ def segment(run: str) -> Iterator[tuple[str, bool]]:
     longest first, and (character, False) for each character it does not cover."""
     at = 0
     while at < len(run):
-        for length in range(min(_LONGEST, len(run) - at), 0, -1):
-            english = GLOSSARY.get(run[at : at + length])
+        # Only the lengths of the words starting with its character (most start none).
+        for length in _LENGTHS.get(run[at], ()):
+            english = GLOSSARY.get(run[at : at + length]) if at + length <= len(run) else None
             if english is not None:
                 yield english, True
                 at += length

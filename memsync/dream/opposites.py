@@ -11,10 +11,8 @@ and `LOG_LEVEL=debug` in staging", and the levels swapped), which word sets cann
 
 from __future__ import annotations
 
-import difflib
-
 from memsync.dream.profiles import Profile, canonical, tokens
-from memsync.dream.rewording import Shape
+from memsync.dream.rewording import Shape, aligned
 from memsync.dream.vocabulary import OPPOSITE_PARTICLES, OPPOSITES
 
 # The most words on either side of a stretch one memory puts in the place of the
@@ -50,8 +48,7 @@ def opposed(one: Profile, other: Profile) -> bool:
     mine, theirs = set(first), set(second)
     if any(_OPPOSED.get(word, frozenset()) & (theirs - mine) for word in mine - theirs):
         return True
-    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
-    for operation, start, end, other_start, other_end in matcher.get_opcodes():
+    for operation, start, end, other_start, other_end in aligned(first, second):
         if operation != "replace" or max(end - start, other_end - other_start) > _NEAR:
             continue
         put = set(second[other_start:other_end])
@@ -67,10 +64,9 @@ def words_traded(one: Shape, other: Shape) -> bool:
     `LOG_LEVEL=debug` in staging" and the levels the other way round."""
     first = [word.text for word in one.words]
     second = [word.text for word in other.words]
-    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
     put = {
         (first[start], second[other_start])
-        for operation, start, end, other_start, other_end in matcher.get_opcodes()
+        for operation, start, end, other_start, other_end in aligned(first, second)
         if operation == "replace"
         and end - start == 1
         and other_end - other_start == 1

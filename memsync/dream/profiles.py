@@ -24,6 +24,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from memsync.dream.glossary import LATIN_HINTS, in_english, segment
 from memsync.dream.rewording import Shape, Word
@@ -39,6 +40,7 @@ from memsync.dream.vocabulary import (
     WORDING,
     may_reword,
     reworded,
+    reworded_ascii,
     stem,
     word_set,
 )
@@ -148,7 +150,7 @@ _ascii_words, _ascii_meaningful_words = _AsciiWords(False), _AsciiWords(True)
 def _content_words(folded: str) -> frozenset[str]:
     """`content_words` of text already normalised and case-folded."""
     if folded.isascii():  # no Chinese: every word is one word
-        return _ascii_content_words(folded, _ascii_words)[0]
+        return _ascii_content_words(folded, _ascii_words)
     found: set[str] = set()
     # Each distinct word once: what a word adds does not depend on how often it occurs.
     for word in set(_WORD.findall(folded)):
@@ -159,20 +161,23 @@ def _content_words(folded: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _ascii_content_words(folded: str, known: _AsciiWords) -> tuple[frozenset[str], str]:
-    """`_content_words` of ASCII text (less `WORDING` with `_ascii_meaningful_words`),
-    and its runs of word characters joined by spaces (`Profile.exact`): the words of
-    `_WORD` are runs of letters a-z and numbers, and a number is only looked for when
-    the text has a digit."""
+def _ascii_content_words(folded: str, known: _AsciiWords) -> frozenset[str]:
+    """`_content_words` of ASCII text (less `WORDING` with `_ascii_meaningful_words`):
+    the words of `_WORD` are runs of letters a-z and numbers, and a number is only
+    looked for when the text has a digit."""
     raw = folded.encode("ascii")
-    runs = raw.translate(WORD_RUNS)
     letters = raw.translate(_ASCII_LETTER_BYTES)
     found = set(map(known.__getitem__, letters.split()))
     found.discard(None)
-    if letters != runs:  # a digit or an underscore
+    if letters != raw.translate(WORD_RUNS):  # a digit or an underscore
         numbers = set(_ASCII_NUMBER.findall(folded)) - STOPWORDS
         found.update(word for word in map(canonical, numbers) if word not in known.fillers)
-    return frozenset(found), b" ".join(runs.split()).decode("ascii")  # type: ignore[arg-type]
+    return frozenset(found)  # type: ignore[arg-type]
+
+
+def _ascii_exact(folded: str) -> str:
+    """ASCII text's runs of word characters joined by spaces (`Profile.exact`)."""
+    return b" ".join(folded.encode("ascii").translate(WORD_RUNS).split()).decode("ascii")
 
 
 def _chinese_words(run: str) -> set[str]:
@@ -332,9 +337,11 @@ class Profile:
         if self._capitalised is None:
             text = self.text
             self._capitalised = frozenset(
-                word
-                for word in self.words
-                if word.isascii() and word.isalpha() and f" {word.capitalize()}" in text
+                [
+                    word
+                    for word in self.words
+                    if word.isascii() and word.isalpha() and f" {word.capitalize()}" in text
+                ]
             )
         return self._capitalised
 
@@ -357,32 +364,27 @@ def profile_of(text: str, content: frozenset[str] | None = None) -> Profile:
 
     `content`: the text's `content_words`, when stale detection read them first. An
     ASCII text holding none of the words the glossary or a phrase is found through
-    reads as it is written: it has those words less filler words, not read again."""
+    reads as it is written: it has those words less filler words, not read again. An
+    ASCII text's words are split once, for both tests and for `reworded`."""
     normal = normalise(text)
-    if content is not None and normal.isascii():
+    if not normal.isascii():
+        text = reworded(in_english(normal))
+    else:
         lower = normal.lower()
         runs = lower.encode("ascii").translate(WORD_RUNS).split()
-        if _as_written(lower, runs):
+        held = _FOUND_THROUGH.intersection(runs)
+        if held and not _HINTS.isdisjoint(held) and not LATIN_HINTS.isdisjoint(lower.split()):
+            text = reworded(in_english(normal))  # Spanish, German or French words
+        elif content is not None and (not held or not may_reword(lower, held)):
             return Profile(content - FILLER_WORDS, b" ".join(runs).decode("ascii"), normal)
-    text = reworded(in_english(normal))
+        else:  # none of the glossary's languages: `in_english` leaves it as it is
+            text = reworded_ascii(normal, lower, held)
     folded = text.casefold()
     if folded.isascii():
-        words, exact = _ascii_content_words(folded, _ascii_meaningful_words)
-        return Profile(words, exact, text)
+        words = _ascii_content_words(folded, _ascii_meaningful_words)
+        return Profile(words, _ascii_exact(folded), text)
     words, exact = _content_words(folded), " ".join(_EXACT_WORD.findall(folded))
     return Profile(words - FILLER_WORDS, exact, text)
-
-
-def _as_written(lower: str, runs: list[bytes]) -> bool:
-    """Whether `in_english` and `reworded` leave an ASCII text as it is (`lower`: in
-    lowercase; `runs`: its whole words, as `WORD_RUNS` splits them). Most texts hold
-    no word either is found through; the rest are tested as each tests them."""
-    held = _FOUND_THROUGH.intersection(runs)
-    if not held:
-        return True
-    if not _HINTS.isdisjoint(held) and not LATIN_HINTS.isdisjoint(lower.split()):
-        return False
-    return not may_reword(lower, held)
 
 
 # A word between spaces is a whole word: a text holding no hint as a whole word holds
@@ -422,32 +424,75 @@ def _shape(text: str) -> Shape:
             if kind == "sentence" or token in _PART_ENDS:
                 part += 1
             continue
-        folded = token.casefold()
+        parts, grammar, denies, word, name, capitalised, meaningful = _token_readings[(kind, token)]
         initial, starts = starts, False
-        if folded in _PART_WORDS:
+        if parts:
             part += 1
-        if folded in GRAMMAR or (kind == "cjk" and folded in STOPWORDS):
+        if grammar:
             continue
-        if folded in _NEGATIONS:
+        if denies:
             negative.add(clause)
-        word = folded if kind != "word" else canonical(folded)
-        if kind == "number":
-            name = True
-        elif kind == "word":
-            name = folded in DAY_SET or (
-                token[0].isupper() and not initial and _may_name(folded, word)
-            )
-        else:  # Chinese the glossary does not cover: a name, as far as anyone can tell
-            name = kind == "cjk"
-        meaningful = folded not in STOPWORDS and word not in FILLER_WORDS
+        name = name or (capitalised and not initial)
         words.append(Word(word, name, clause, sentence, meaningful, part))
     _once(words, begins, said)
     return Shape(tuple(words), frozenset(negative))
 
 
+class _TokenReading(NamedTuple):
+    """What `_shape` reads of a token of a kind, wherever it is."""
+
+    parts: bool  # "and", "but": another part of its sentence starts (`Word.part`)
+    grammar: bool  # left out of the words
+    denies: bool  # its clause says "never", "not", …
+    word: str  # case-folded, stemmed, synonyms mapped
+    name: bool  # a number, a day, Chinese the glossary does not cover
+    capitalised: bool  # a name unless it starts a sentence
+    meaningful: bool  # counted when comparing word sets
+
+
+class _TokenReadings(dict[tuple[str, str], _TokenReading]):
+    """(kind, token) → its `_TokenReading`, read once: most words of a directory's
+    memories are words of many of them."""
+
+    def __missing__(self, key: tuple[str, str]) -> _TokenReading:
+        if len(self) >= 65536:  # vocabularies of many directories: start again
+            self.clear()
+        kind, token = key
+        folded = token.casefold()
+        word = folded if kind != "word" else canonical(folded)
+        found = self[key] = _TokenReading(
+            parts=folded in _PART_WORDS,
+            grammar=folded in GRAMMAR or (kind == "cjk" and folded in STOPWORDS),
+            denies=folded in _NEGATIONS,
+            word=word,
+            # Chinese the glossary does not cover: a name, as far as anyone can tell.
+            name=kind in ("number", "cjk") or (kind == "word" and folded in DAY_SET),
+            capitalised=kind == "word" and token[0].isupper() and _may_name(folded, word),
+            meaningful=folded not in STOPWORDS and word not in FILLER_WORDS,
+        )
+        return found
+
+
+_token_readings = _TokenReadings()
+# ASCII text's tokens as `_SHAPE_TOKEN` finds them there (no Chinese; "\d" is 0-9 and
+# "[^\W\d_]" a-z and A-Z), each group read without making a match object.
+_ASCII_SHAPE_TOKEN = re.compile(
+    r"([0-9]+(?:[.:,][0-9]+)*)|([A-Za-z]+)|([.!?](?=\s|$)|\n)|([,;:()\[\]]|\s-\s)"
+)
+
+
 def _shape_tokens(text: str) -> Iterator[tuple[str, str]]:
     """(kind, token) for each token of `_SHAPE_TOKEN`, a run of Chinese read through
     the glossary: English words as words, other characters one by one."""
+    if text.isascii():
+        for number, word, sentence, clause in _ASCII_SHAPE_TOKEN.findall(text):
+            if word:
+                yield "word", word
+            elif number:
+                yield "number", number
+            else:
+                yield ("sentence", sentence) if sentence else ("clause", clause)
+        return
     for match in _SHAPE_TOKEN.finditer(text):
         kind, token = match.lastgroup or "", match.group(0)
         if kind != "cjk":
@@ -461,7 +506,7 @@ def _shape_tokens(text: str) -> Iterator[tuple[str, str]]:
 def _once(words: list[Word], begins: int, said: set[tuple[str, ...]]) -> int:
     """Drop the sentence `words[begins:]` when an earlier one said the same words;
     returns where the next sentence begins."""
-    sentence = tuple(word.text for word in words[begins:])
+    sentence = tuple([word.text for word in words[begins:]])
     if sentence in said:
         del words[begins:]
     said.add(sentence)

@@ -17,6 +17,7 @@ a name (a capitalised word, a number, a day) or not, and numbered by clause.
 from __future__ import annotations
 
 import difflib
+import functools
 import itertools
 from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
@@ -43,6 +44,25 @@ class Word(NamedTuple):
 class Shape:
     words: tuple[Word, ...]
     negative: frozenset[int]  # the clauses that say "never", "not", "avoid", …
+
+
+# What `difflib.SequenceMatcher.get_opcodes` says of a stretch: "equal", "replace",
+# "insert" or "delete", and where it starts and ends in each sequence.
+Opcode = tuple[str, int, int, int, int]
+
+
+def aligned(first: Sequence[str], second: Sequence[str]) -> tuple[Opcode, ...]:
+    """How two word sequences align: `difflib.SequenceMatcher`'s opcodes (no junk).
+    Several rules read how the same two memories' words align (up to eight for a
+    pair, in either order), and the alignment costs more than what each reads of it:
+    two sequences are aligned once (per process, `_aligned` keeping the latest)."""
+    return _aligned(tuple(first), tuple(second))
+
+
+@functools.lru_cache(maxsize=4096)
+def _aligned(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[Opcode, ...]:
+    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
+    return tuple(matcher.get_opcodes())
 
 
 def new_clauses(shape: Shape, known: Collection[str]) -> set[int]:
@@ -96,8 +116,7 @@ def replaces_something(smaller: Shape, larger: Shape, added: Collection[str]) ->
             return True
     first = [word.text for word in smaller.words]
     second = [word.text for word in larger.words]
-    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
-    for operation, start, end, other_start, other_end in matcher.get_opcodes():
+    for operation, start, end, other_start, other_end in aligned(first, second):
         if operation != "replace":
             continue
         put = [
@@ -117,11 +136,10 @@ def value_replaced(one: Shape, other: Shape, only_other: Collection[str]) -> boo
     `other` says less often (`_value_replaced`), wherever the words align."""
     first = [word.text for word in one.words]
     second = [word.text for word in other.words]
-    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
     return any(
         operation == "replace"
         and _value_replaced(one, other, (start, end), (other_start, other_end), only_other)
-        for operation, start, end, other_start, other_end in matcher.get_opcodes()
+        for operation, start, end, other_start, other_end in aligned(first, second)
     )
 
 
@@ -400,12 +418,11 @@ def substituted(one: Shape, other: Shape, only_one: set[str], only_other: set[st
     facts; one thing put in the place of another is another fact."""
     first = [word.text for word in one.words]
     second = [word.text for word in other.words]
-    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
     return any(
         operation == "replace"
         and not only_one.isdisjoint(first[start:end])
         and not only_other.isdisjoint(second[other_start:other_end])
-        for operation, start, end, other_start, other_end in matcher.get_opcodes()
+        for operation, start, end, other_start, other_end in aligned(first, second)
     )
 
 
@@ -434,8 +451,7 @@ def word_replaced(one: Shape, other: Shape, only_one: set[str], only_other: set[
     be one by chance)."""
     first = [word.text for word in one.words]
     second = [word.text for word in other.words]
-    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
-    codes = matcher.get_opcodes()
+    codes = aligned(first, second)
     for before, code, after in zip(codes, codes[1:], codes[2:], strict=False):
         operation, start, end, other_start, other_end = code
         if (
@@ -470,8 +486,7 @@ def inserted_inside(smaller: Shape, larger: Shape, added: Collection[str]) -> bo
     logged-in visitor" narrows who the rest is said of."""
     first = [word.text for word in smaller.words]
     second = [word.text for word in larger.words]
-    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
-    for operation, start, _, other_start, other_end in matcher.get_opcodes():
+    for operation, start, _, other_start, other_end in aligned(first, second):
         if operation != "insert" or not 0 < start < len(first):
             continue
         if not any(word.text in added for word in larger.words[other_start:other_end]):

@@ -5,6 +5,7 @@ hit their edge cases."""
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import random
 import re
@@ -15,10 +16,31 @@ from pathlib import Path
 from memsync.dream import profiles, vocabulary
 from memsync.dream.blocking import BLOCKING_WORDS, MAX_BLOCK
 from memsync.dream.dedupe import Candidate, _candidate_pairs, duplicate_reason
+from memsync.dream.glossary import GLOSSARY, segment
 from memsync.dream.profiles import content_words, profile_of
+from memsync.dream.rewording import Shape, Word, aligned
 from memsync.memory import MemoryDirectory
 from tests.dream.corpus import build_corpus
-from tests.dream.tuning import write_corpus
+from tests.dream.tuning import (
+    adversarial,
+    paraphrased,
+    restated,
+    rewritten,
+    supersets,
+    write_corpus,
+)
+
+TUNING = Path(__file__).parent / "tuning"
+SAMPLES = Path(__file__).parents[1] / "secrets" / "samples"
+# Each tuning batch written as a memory directory (the first three are one).
+_BATCHES = (
+    write_corpus,
+    adversarial.write_corpus,
+    paraphrased.write_corpus,
+    restated.write_corpus,
+    rewritten.write_corpus,
+    supersets.write_corpus,
+)
 
 TRICKY = [
     "Deploy v1.2.3 at 10:30 on Friday; 1,000 rows",
@@ -117,6 +139,44 @@ def _phrased() -> list[str]:
     return ["".join(rng.choices(pieces, k=rng.randint(1, 12))) for _ in range(3000)]
 
 
+# `vocabulary._ABBREVIATED_UNIT` as it was first written: a word boundary, then a number.
+_REFERENCE_UNIT = re.compile(r"\b(\d+(?:\.\d+)?) ?(ms|msec|s|sec|secs|min|mins|h|hr|hrs)\b", re.I)
+
+# Phrases found only once another is written ("point of get in touch with" → "point of
+# contact", a phrase whose words the text does not hold as written: "contacts"), phrases
+# beside word characters, and units after numbers written as words or digits.
+_PHRASE_EDGES = [
+    "Point of get in touch with Ana; point of contacts",
+    "point of point of contact for billing",
+    "get in touch with x_point of contact",
+    "on callx on call xon call ON CALL_on call on-call",
+    "Ops are maintained by is maintained by Ana",
+    "fixes for bugs and bug fixes for bugs",
+    "Retries wait two s, then three min",
+    "Backups run every 2 MIN",
+    "Sessions end after 40 Hrs",
+    "two s, three min, 2 MIN, 5 mins and 3.5h; 1.5.3 s; x30s; 30s_ok; 40 Hrs",
+    "Times out after 30 sec; timed out after 2 minutes; time out after three h",
+    "how to apply: How To Apply howto apply",
+]
+
+
+def _tuning_texts(tmp_path: Path) -> list[str]:
+    """Every tuning batch's texts (description and body, as the dream reads them) and
+    the real memory files of ``tests/secrets/samples``."""
+    roots = [tmp_path / name for name in ("first", "adversarial", "paraphrased")]
+    roots += [tmp_path / name for name in ("restated", "rewritten", "supersets")]
+    for root, write in zip(roots, _BATCHES, strict=True):
+        write(root)
+    roots += sorted(path for path in TUNING.joinpath("first_heldout").iterdir() if path.is_dir())
+    texts = []
+    for root in roots:
+        for memory in MemoryDirectory.read(root, links=False).files.values():
+            texts.append(f"{memory.description or ''}\n{memory.body}")
+    texts += [path.read_text(encoding="utf-8") for path in sorted(SAMPLES.glob("*.md"))]
+    return texts
+
+
 def _reference_reworded(text: str) -> str:
     """`vocabulary.reworded` as it was first written: a substring test per phrase, then
     the units abbreviated after a number."""
@@ -124,19 +184,177 @@ def _reference_reworded(text: str) -> str:
     for phrase, pattern, word in vocabulary._PHRASE_PATTERNS:
         if phrase in lower:
             text = pattern.sub(word, text)
-    return vocabulary._ABBREVIATED_UNIT.sub(vocabulary._spelt_unit, text)
+    return _REFERENCE_UNIT.sub(vocabulary._spelt_unit, text)
 
 
 def test_phrases_are_those_a_test_per_phrase_finds(tmp_path: Path) -> None:
-    for text in _texts(tmp_path) + _phrased():
+    texts = _texts(tmp_path) + _tuning_texts(tmp_path) + _phrased() + _PHRASE_EDGES
+    for text in texts:
         normal = profiles.normalise(text)
         assert vocabulary.reworded(normal) == _reference_reworded(normal), text
+
+
+def test_a_phrase_is_found_where_its_pattern_finds_it() -> None:
+    # Phrases that overlap themselves, beside word characters or not.
+    rng = random.Random(3)
+    pieces = ["a", "b", " ", "-", "x", "_", "1", "a b a", "a-a"]
+    texts = ["xa b a b a", "a-a-a", "ba-a-a"]
+    texts += ["".join(rng.choices(pieces, k=rng.randint(0, 12))) for _ in range(3000)]
+    for text in texts:
+        for phrase in ("a b a", "aba", "a-a", "b"):
+            found = [m.start() for m in re.finditer(rf"\b{re.escape(phrase)}\b", text)]
+            assert vocabulary._whole(text, phrase) == found, (text, phrase)
+
+
+def test_each_phrase_starts_and_ends_with_a_letter() -> None:
+    # `vocabulary._whole` reads "\b" before and after a phrase so.
+    for phrase, _, _ in vocabulary._PHRASE_PATTERNS:
+        assert phrase[0].isalpha() and phrase[-1].isalpha(), phrase
 
 
 def test_a_profile_of_words_already_read_is_the_profile_read_whole(tmp_path: Path) -> None:
     for text in _texts(tmp_path) + _phrased():
         whole, read = profile_of(text), profile_of(text, content_words(text))
         assert (read.words, read.exact, read.text) == (whole.words, whole.exact, whole.text)
+
+
+def _reference_profile(text: str, content: frozenset[str] | None) -> tuple[object, ...]:
+    """`profile_of` as it was written before it read the phrases an ASCII text holds
+    once: with `content`, a text holding no word of `PHRASE_WORDS` or of the glossary's
+    hints reads as written (even one whose unit `reworded` would write out: "30s"), and
+    so does one those words are in when neither `in_english` nor `reworded` changes it
+    (`may_reword` and the hint words tested whole); else it is read whole."""
+    normal = profiles.normalise(text)
+    if content is not None and normal.isascii():
+        lower = normal.lower()
+        runs = lower.encode("ascii").translate(vocabulary.WORD_RUNS).split()
+        held = profiles._FOUND_THROUGH.intersection(runs)
+        hinted = not profiles._HINTS.isdisjoint(held)
+        latin = hinted and not profiles.LATIN_HINTS.isdisjoint(lower.split())
+        phrased = any(
+            phrase in lower for word in held for phrase in vocabulary._PHRASES_BY_WORD.get(word, ())
+        )
+        if not held or not (latin or phrased or _REFERENCE_UNIT.search(lower)):
+            words = content - profiles.FILLER_WORDS
+            return words, b" ".join(runs).decode("ascii"), normal
+    written = _reference_reworded(profiles.in_english(normal))
+    folded = written.casefold()
+    if folded.isascii():
+        meant = set(profiles._WORD.findall(folded)) - profiles.STOPWORDS
+        words = frozenset({profiles.canonical(word) for word in meant} - profiles.FILLER_WORDS)
+    else:
+        words = profiles._content_words(folded) - profiles.FILLER_WORDS
+    return words, " ".join(profiles._EXACT_WORD.findall(folded)), written
+
+
+def test_a_profile_is_read_as_before_whether_its_words_were_read_or_not(tmp_path: Path) -> None:
+    texts = _texts(tmp_path) + _tuning_texts(tmp_path) + _phrased() + _PHRASE_EDGES
+    for text in texts:
+        for content in (None, content_words(text)):
+            read = profile_of(text, content)
+            assert (read.words, read.exact, read.text) == _reference_profile(text, content), text
+
+
+def _reference_shape(text: str) -> Shape:
+    """`profiles._shape` as it was first written: every token read as it comes."""
+    words: list[Word] = []
+    negative: set[int] = set()
+    clause = sentence = part = begins = 0
+    starts = True
+    said: set[tuple[str, ...]] = set()
+    tokens: list[tuple[str, str]] = []
+    for match in profiles._SHAPE_TOKEN.finditer(text):
+        kind, token = match.lastgroup or "", match.group(0)
+        if kind != "cjk":
+            tokens.append((kind, token))
+            continue
+        for piece, english in profiles.segment(token):
+            for word in piece.split() if english else [piece]:
+                tokens.append(("word", word) if english else ("cjk", word))
+    for kind, token in tokens:
+        if kind in ("sentence", "clause"):
+            clause += 1
+            if kind == "sentence":
+                sentence, starts = sentence + 1, True
+                begins = profiles._once(words, begins, said)
+            if kind == "sentence" or token in profiles._PART_ENDS:
+                part += 1
+            continue
+        folded = token.casefold()
+        initial, starts = starts, False
+        if folded in profiles._PART_WORDS:
+            part += 1
+        if folded in profiles.GRAMMAR or (kind == "cjk" and folded in profiles.STOPWORDS):
+            continue
+        if folded in profiles._NEGATIONS:
+            negative.add(clause)
+        word = folded if kind != "word" else profiles.canonical(folded)
+        if kind == "number":
+            name = True
+        elif kind == "word":
+            name = folded in profiles.DAY_SET or (
+                token[0].isupper() and not initial and profiles._may_name(folded, word)
+            )
+        else:
+            name = kind == "cjk"
+        meaningful = folded not in profiles.STOPWORDS and word not in profiles.FILLER_WORDS
+        words.append(Word(word, name, clause, sentence, meaningful, part))
+    profiles._once(words, begins, said)
+    return Shape(tuple(words), frozenset(negative))
+
+
+# Tokens whose kind ASCII text decides: numbers with separators, sentence ends before
+# spaces of any kind or the end, dashes between spaces, brackets.
+_SHAPE_EDGES = [
+    "Deploy v1.2.3 at 10:30, 1,000 rows. Then stop!\nNext: (a) [b] x - y\x1c-\x1cz end.",
+    "What? Never.\tAnd but while whereas; Monday May 3 -- 4.5. 2.",
+    "A.B.C. e.g. i.e. ... !? .\x85 -\u2003- x",
+]
+
+
+def test_word_order_is_read_as_every_token_was(tmp_path: Path) -> None:
+    texts = _texts(tmp_path) + _tuning_texts(tmp_path) + _phrased() + _SHAPE_EDGES
+    for text in texts:
+        for read in (profiles.normalise(text), profile_of(text).text):
+            assert profiles._shape(read) == _reference_shape(read), read
+
+
+def _reference_segment(run: str) -> list[tuple[str, bool]]:
+    """`glossary.segment` as it was first written: every length tried, longest first."""
+    longest = max(len(word) for word in GLOSSARY)
+    found: list[tuple[str, bool]] = []
+    at = 0
+    while at < len(run):
+        for length in range(min(longest, len(run) - at), 0, -1):
+            english = GLOSSARY.get(run[at : at + length])
+            if english is not None:
+                found.append((english, True))
+                at += length
+                break
+        else:
+            found.append((run[at], False))
+            at += 1
+    return found
+
+
+def test_chinese_is_segmented_as_every_length_tried_finds(tmp_path: Path) -> None:
+    rng = random.Random(13)
+    pieces = [*GLOSSARY, *"的了是在不一二三四五周星期每天服务团队x"]
+    runs = ["".join(rng.choices(pieces, k=rng.randint(1, 10))) for _ in range(3000)]
+    for text in _tuning_texts(tmp_path):
+        runs += re.findall(rf"[{profiles._CJK}]+", text)
+    assert any(not english for run in runs for _, english in segment(run))
+    for run in runs:
+        assert list(segment(run)) == _reference_segment(run), run
+
+
+def test_words_aligned_once_are_aligned_as_difflib_aligns_them(tmp_path: Path) -> None:
+    shapes = [profile_of(text).shape for text in _tuning_texts(tmp_path)[:120]]
+    for one, other in itertools.product(shapes[:40], shapes):
+        first, second = [w.text for w in one.words], [w.text for w in other.words]
+        expected = difflib.SequenceMatcher(None, first, second, autojunk=False).get_opcodes()
+        assert list(aligned(first, second)) == expected
+        assert list(aligned(first, second)) == expected  # kept, and as first given
 
 
 def _reference_pairs(kinds: list[str], words: list[frozenset[str]], exact: list[str]):
