@@ -375,7 +375,7 @@ def profile_of(text: str, content: frozenset[str] | None = None) -> Profile:
         held = _FOUND_THROUGH.intersection(runs)
         if held and not _HINTS.isdisjoint(held) and not LATIN_HINTS.isdisjoint(lower.split()):
             text = reworded(in_english(normal))  # Spanish, German or French words
-        elif content is not None and (not held or not may_reword(lower, held)):
+        elif content is not None and not may_reword(lower, held):
             return Profile(content - FILLER_WORDS, b" ".join(runs).decode("ascii"), normal)
         else:  # none of the glossary's languages: `in_english` leaves it as it is
             text = reworded_ascii(normal, lower, held)
