@@ -411,12 +411,12 @@ _PHRASE_PATTERNS = [
 ]
 
 
-# One word of each phrase (its longest, as ASCII) → the phrases: a phrase its pattern
-# finds (between word boundaries) has each of its words as a whole word of the text.
 def _longest_word(phrase: str) -> bytes:
     return max(re.findall(r"\w+", phrase), key=len).encode("ascii")
 
 
+# One word of each phrase (its longest, as ASCII) → the phrases: a phrase its pattern
+# finds (between word boundaries) has each of its words as a whole word of the text.
 _PHRASES_BY_WORD: dict[bytes, list[str]] = {}
 for _phrase in _PHRASES:
     _PHRASES_BY_WORD.setdefault(_longest_word(_phrase), []).append(_phrase)
