@@ -13,7 +13,7 @@ apart, whichever judge found them alike, is `memsync.dream.differences`; an oppo
 said by one side, `memsync.dream.opposites`.
 
 Before either judge reads a pair, phrases a re-wording uses for one word become that word
-(`memsync.dream.vocabulary.reworded`: "looks after" → owns, "pull request" → PR) and
+(`memsync.dream.phrasing.reworded`: "looks after" → owns, "pull request" → PR) and
 Spanish, German and French words of the glossary are read in English
 (`memsync.dream.glossary.in_english`).
 

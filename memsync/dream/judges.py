@@ -28,7 +28,7 @@ Claude Code's label, restricts nothing.
 **Restated whole by another person** (written for the eighth batch, ``tests/dream/
 tuning/restated.py``, in Claude Code's layout): a rule's modal said in other words is
 one modal ("has to", "needs to", "is required to" are "must"; "do not ever" is "never":
-`memsync.dream.vocabulary.reworded`), so its polarity and its words agree; "only" (or
+`memsync.dream.phrasing.reworded`), so its polarity and its words agree; "only" (or
 "exclusively", "solely") one side alone says in a clause both say narrows what the
 other says to one thing ("4 replicas, for EU customers only") and refuses, as a word
 that takes away does; and when each memory opens with a description summing up its
@@ -55,7 +55,7 @@ add "only" to a sentence both say, nor a condition ("if CI is green":
 `rewording.inserted_inside`). A number written as a word is its digits ("three
 replicas", "3 replicas"; Chinese numerals too) and a unit abbreviated after a number is
 written out ("30 s" is "30 seconds", so "30 ms" another unit): both
-`memsync.dream.vocabulary.reworded`. A URL's scheme is part of it ("http://" /
+`memsync.dream.phrasing.reworded`. A URL's scheme is part of it ("http://" /
 "https://").
 """
 

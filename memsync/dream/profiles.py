@@ -27,20 +27,16 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from memsync.dream.glossary import LATIN_HINTS, in_english, segment
+from memsync.dream.phrasing import PHRASE_WORDS, WORD_RUNS, may_reword, reworded, reworded_ascii
 from memsync.dream.rewording import Shape, Word
 from memsync.dream.vocabulary import (
     DAY_SET,
     DAYS,
     DENYING,
     GRAMMAR,
-    PHRASE_WORDS,
     STOPWORDS,
     SYNONYMS,
-    WORD_RUNS,
     WORDING,
-    may_reword,
-    reworded,
-    reworded_ascii,
     stem,
     word_set,
 )

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from datetime import datetime
 from pathlib import Path
 
-from memsync.dream import profiles, vocabulary
+from memsync.dream import phrasing, profiles, vocabulary
 from memsync.dream.blocking import BLOCKING_WORDS, MAX_BLOCK
 from memsync.dream.dedupe import Candidate, _candidate_pairs, duplicate_reason
 from memsync.dream.glossary import GLOSSARY, segment
@@ -133,13 +133,13 @@ def _phrased() -> list[str]:
     """Text built of the phrases a re-wording uses, the glossary's hint words and
     characters whose case or width changes: what `reworded`'s shortcut skips."""
     rng = random.Random(7)
-    pieces = [*vocabulary._PHRASES, *(phrase.upper() for phrase in vocabulary._PHRASES)]
+    pieces = [*vocabulary.PHRASES, *(phrase.upper() for phrase in vocabulary.PHRASES)]
     pieces += [" ", "-", ".", "_", "1", "x", "Each", "owned", "by", "é", "İ", "\u212a8s", "la"]
     pieces += ["el equipo", "der Dienst", "contact", "weekly", "over", "s", "ms", "min", "three"]
     return ["".join(rng.choices(pieces, k=rng.randint(1, 12))) for _ in range(3000)]
 
 
-# `vocabulary._ABBREVIATED_UNIT` as it was first written: a word boundary, then a number.
+# `phrasing._ABBREVIATED_UNIT` as it was first written: a word boundary, then a number.
 _REFERENCE_UNIT = re.compile(r"\b(\d+(?:\.\d+)?) ?(ms|msec|s|sec|secs|min|mins|h|hr|hrs)\b", re.I)
 
 # Phrases found only once another is written ("point of get in touch with" → "point of
@@ -178,20 +178,20 @@ def _tuning_texts(tmp_path: Path) -> list[str]:
 
 
 def _reference_reworded(text: str) -> str:
-    """`vocabulary.reworded` as it was first written: a substring test per phrase, then
+    """`phrasing.reworded` as it was first written: a substring test per phrase, then
     the units abbreviated after a number."""
     lower = text.lower()
-    for phrase, pattern, word in vocabulary._PHRASE_PATTERNS:
+    for phrase, pattern, word in phrasing._PHRASE_PATTERNS:
         if phrase in lower:
             text = pattern.sub(word, text)
-    return _REFERENCE_UNIT.sub(vocabulary._spelt_unit, text)
+    return _REFERENCE_UNIT.sub(phrasing._spelt_unit, text)
 
 
 def test_phrases_are_those_a_test_per_phrase_finds(tmp_path: Path) -> None:
     texts = _texts(tmp_path) + _tuning_texts(tmp_path) + _phrased() + _PHRASE_EDGES
     for text in texts:
         normal = profiles.normalise(text)
-        assert vocabulary.reworded(normal) == _reference_reworded(normal), text
+        assert phrasing.reworded(normal) == _reference_reworded(normal), text
 
 
 def test_a_phrase_is_found_where_its_pattern_finds_it() -> None:
@@ -203,12 +203,12 @@ def test_a_phrase_is_found_where_its_pattern_finds_it() -> None:
     for text in texts:
         for phrase in ("a b a", "aba", "a-a", "b"):
             found = [m.start() for m in re.finditer(rf"\b{re.escape(phrase)}\b", text)]
-            assert vocabulary._whole(text, phrase) == found, (text, phrase)
+            assert phrasing._whole(text, phrase) == found, (text, phrase)
 
 
 def test_each_phrase_starts_and_ends_with_a_letter() -> None:
-    # `vocabulary._whole` reads "\b" before and after a phrase so.
-    for phrase, _, _ in vocabulary._PHRASE_PATTERNS:
+    # `phrasing._whole` reads "\b" before and after a phrase so.
+    for phrase, _, _ in phrasing._PHRASE_PATTERNS:
         assert phrase[0].isalpha() and phrase[-1].isalpha(), phrase
 
 
@@ -230,12 +230,12 @@ def _reference_profile(text: str, content: frozenset[str] | None) -> tuple[objec
     normal = profiles.normalise(text)
     if content is not None and normal.isascii():
         lower = normal.lower()
-        runs = lower.encode("ascii").translate(vocabulary.WORD_RUNS).split()
+        runs = lower.encode("ascii").translate(phrasing.WORD_RUNS).split()
         held = profiles._FOUND_THROUGH.intersection(runs)
         hinted = not profiles._HINTS.isdisjoint(held)
         latin = hinted and not profiles.LATIN_HINTS.isdisjoint(lower.split())
         phrased = any(
-            phrase in lower for word in held for phrase in vocabulary._PHRASES_BY_WORD.get(word, ())
+            phrase in lower for word in held for phrase in phrasing._PHRASES_BY_WORD.get(word, ())
         )
         if not (latin or phrased or _REFERENCE_UNIT.search(lower)):
             words = content - profiles.FILLER_WORDS
