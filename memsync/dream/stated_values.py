@@ -155,7 +155,9 @@ _DIGIT = re.compile(r"[0-9]")
 # digits (an identifier), or a value written in words. Such a value starts a run of word
 # characters (the pattern's look-behind) and ends one (``\b``), so it is one whole run:
 # a URL's scheme, a month, a weekday, how often, a state ("on by default": "default").
-_VALUE_MARK = re.compile(r"[0-9`@#]|[-._](?<=[a-z0-9][-._])(?=[a-z0-9])")
+# Written to start with the one class of every mark's character, which the search skips
+# to (a pattern of alternatives is tried at every character): a quarter of the time.
+_VALUE_MARK = re.compile(r"[0-9`@#.\-_](?:(?<=[0-9`@#])|(?<=[a-z0-9][-._])(?=[a-z0-9]))")
 _VALUE_RUNS = frozenset(
     word.encode()
     for word in word_set(
@@ -177,10 +179,11 @@ _EVERY = {
 # Named by capitals, so matched case-sensitively: "Ledger team", "Ana Ruiz" (not "Orders
 # API", "Escalate Catalog API": a person's name is not followed by what names a system).
 # The capital first, then whether a word ends before it: a pattern that starts with the
-# capital is searched for it alone, several times faster.
+# capital is searched for it alone, several times faster. Possessive where what follows
+# (white space) cannot follow a shorter run: not tried again a letter shorter.
 _NAMED = re.compile(
-    r"[A-Z](?<!\w[A-Z])(?:(?P<team>[\w&-]*(?=\s+(?:team|squad)\b))"
-    r"|(?P<person>[a-z]+\s[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b(?!\s+(?:[A-Z]{2,}|[a-z]*(?:"
+    r"[A-Z](?<!\w[A-Z])(?:(?P<team>[\w&-]*+(?=\s+(?:team|squad)\b))"
+    r"|(?P<person>[a-z]++\s[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b(?!\s+(?:[A-Z]{2,}|[a-z]*(?:"
     r"service|worker|app|job|queue|cluster|bucket|database|db|api|team|squad|sync|bot)s?\b))))"
 )
 # An ASCII text's runs of word characters (`\w+`) as bytes, the rest as spaces: split

@@ -391,7 +391,7 @@ def _blank(sentence: str, found: list[tuple[int, int, str, str]]) -> str:
 def _words(text: str) -> list[str]:
     if text.isascii():  # its pieces split as bytes: 2/5 of the time of `_WORD.findall`
         pieces = text.encode().translate(_ASCII_PIECE_BYTES).split()
-        return list(itertools.chain.from_iterable(map(_ascii_piece_words, pieces)))
+        return list(itertools.chain.from_iterable(map(_ascii_piece_words.__getitem__, pieces)))
     return list(itertools.chain.from_iterable(map(_piece_words, _WORD.findall(text))))
 
 
@@ -401,9 +401,18 @@ _ASCII_PIECE_BYTES = bytes(
 )
 
 
-@functools.lru_cache(maxsize=65536)
-def _ascii_piece_words(piece: bytes) -> tuple[str, ...]:
-    return _piece_words(piece.decode("ascii"))
+class _AsciiPieceWords(dict[bytes, tuple[str, ...]]):
+    """An ASCII piece → `_piece_words` of it: looked up without building a key, as a
+    cache of one argument does for each of the dozens of pieces a sentence has."""
+
+    def __missing__(self, piece: bytes) -> tuple[str, ...]:
+        if len(self) >= 65536:  # pieces of many directories: start again
+            self.clear()
+        found = self[piece] = _piece_words(piece.decode("ascii"))
+        return found
+
+
+_ascii_piece_words = _AsciiPieceWords()
 
 
 @functools.lru_cache(maxsize=65536)

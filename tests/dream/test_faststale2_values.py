@@ -90,3 +90,41 @@ def test_it_reads_the_names_the_plain_way_reads(tmp_path: Path) -> None:
         assert supersession._names(blanked) == _plain_names(blanked), sentence
         named += bool(_plain_names(blanked))
     assert named > 500  # enough names to tell
+
+
+# `stated_values._VALUE_MARK` and `_NAMED` as they were written first: alternatives
+# tried at every character, and runs tried again a letter shorter.
+_PLAIN_VALUE_MARK = re.compile(r"[0-9`@#]|[-._](?<=[a-z0-9][-._])(?=[a-z0-9])")
+_PLAIN_NAMED = re.compile(
+    r"[A-Z](?<!\w[A-Z])(?:(?P<team>[\w&-]*(?=\s+(?:team|squad)\b))"
+    r"|(?P<person>[a-z]+\s[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b(?!\s+(?:[A-Z]{2,}|[a-z]*(?:"
+    r"service|worker|app|job|queue|cluster|bucket|database|db|api|team|squad|sync|bot)s?\b))))"
+)
+# Every ASCII character between two letters, two digits, and a letter and a digit.
+EVERY_MARK = [f"{a}{chr(c)}{b}" for c in range(128) for a, b in ("ab", "12", "a1", "1a")]
+# Names and teams beside what ends a run early ("Ana-Maria", "R&D team").
+NAMED_EDGES = [
+    "Ask Ana Ruiz-Lopez or Ana Ruiz-lopez.", "The R&D team and the Go-Live squad.",
+    "Ask Ana Ruiz API or Bo Li service.", "Ledger\tteam, Ledger teams, Ledger  squad.",
+]  # fmt: skip
+
+
+def test_it_finds_a_mark_of_a_value_where_the_plain_pattern_does(tmp_path: Path) -> None:
+    marked = 0
+    for sentence in _sentences(tmp_path) + EVERY_MARK:
+        lower = sentence.lower()
+        found = _PLAIN_VALUE_MARK.search(lower) is not None
+        assert (stated_values._VALUE_MARK.search(lower) is not None) == found, sentence
+        marked += found
+    assert marked > 1000  # enough of each to tell
+
+
+def test_it_finds_the_names_and_teams_the_plain_pattern_finds(tmp_path: Path) -> None:
+    found = 0
+    for sentence in _sentences(tmp_path) + NAMED_EDGES:
+        for piece in (sentence, sentence.title()):
+            plain = [(m.span(), m.lastgroup) for m in _PLAIN_NAMED.finditer(piece)]
+            named = [(m.span(), m.lastgroup) for m in stated_values._NAMED.finditer(piece)]
+            assert named == plain, piece
+            found += len(plain)
+    assert found > 1000  # enough names to tell
