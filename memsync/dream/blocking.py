@@ -62,10 +62,10 @@ def candidate_pairs(
     count = len(words)
     checked = {one * count + other for one, other in pairs}
     for one, other in _met(types, words, sizes, blocks, slack):
-        key = one * count + other if one < other else other * count + one
-        if key in checked:
+        number = one * count + other if one < other else other * count + one
+        if number in checked:
             continue
-        checked.add(key)
+        checked.add(number)
         counts = (len(words[one] & words[other]), sizes[one], sizes[other])
         near = closeness.get(counts)
         if near is None:
