@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections import defaultdict
-from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -20,20 +18,13 @@ from tests.dream.test_dedupe_fast_paths import _common_word_directory
 from tests.dream.tuning import write_corpus
 
 
-def _pairs_checked_every_time(
-    types: Sequence[str],
-    words: Sequence[frozenset[str]],
-    texts: Sequence[str],
-    close: Callable[[int, int, int], bool],
-    slack: Callable[[int], int],
-) -> set[tuple[int, int]]:
+def _pairs_checked_every_time(types, words, texts, close, slack) -> set[tuple[int, int]]:
     """`blocking.candidate_pairs` as it was: a pair is checked each time it is met."""
-    pairs: set[tuple[int, int]] = set()
-    copies: defaultdict[tuple[str, str], list[int]] = defaultdict(list)
-    for index, key in enumerate(zip(types, texts, strict=True)):
-        copies[key].append(index)
-    for members in copies.values():
-        pairs.update(itertools.combinations(members, 2))
+    pairs = {
+        (i, j)
+        for i, j in itertools.combinations(range(len(texts)), 2)
+        if (types[i], texts[i]) == (types[j], texts[j])
+    }
     blocks = blocking._Blocks(types, words)
 
     def add(one: int, other: int) -> None:
@@ -61,18 +52,13 @@ def _pairs_checked_every_time(
 
 
 def _directories(tmp_path: Path) -> list[list[Candidate]]:
-    corpus = build_corpus(tmp_path / "memory", memories=800, seed=7)
-    tuning = write_corpus(tmp_path / "tuning")
-    directories = [_common_word_directory()]
-    for root in (corpus.root, tuning.root):
-        files = MemoryDirectory.read(root, links=False).files
-        directories.append(
-            [
-                Candidate(path, memory.memory_type or "", None, memory.body, datetime.min)
-                for path, memory in sorted(files.items())
-            ]
-        )
-    return directories
+    roots = [build_corpus(tmp_path / "memory", memories=800, seed=7).root]
+    roots.append(write_corpus(tmp_path / "tuning").root)
+    read = [MemoryDirectory.read(root, links=False).files.items() for root in roots]
+    return [_common_word_directory()] + [
+        [Candidate(path, m.memory_type or "", None, m.body, datetime.min) for path, m in files]
+        for files in map(sorted, read)
+    ]
 
 
 def test_it_returns_the_pairs_of_checking_each_every_time_in_the_same_order(
