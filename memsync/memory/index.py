@@ -67,6 +67,9 @@ _FENCE = re.compile(r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})")
 _DELIMITER = re.compile(r"^---[ \t]*$")
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _NEEDS_ANGLES = re.compile(r"[\s()<>]")
+# A link target that names a file in the index's folder as it is: no space, scheme,
+# folder, anchor, query or escape to read through.
+_FILE_NAME = re.compile(r"[A-Za-z0-9_-]+\.md")
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,8 @@ def link_file(target: str) -> str | None:
     ``./a.md``, ``a.md#why`` and ``my%20notes.md`` name files; URLs, absolute
     paths, bare anchors and paths leaving the directory do not.
     """
+    if _FILE_NAME.fullmatch(target):
+        return target  # most targets, as Claude Code writes them: nothing to normalise
     target = target.strip()
     if target.startswith("<") and target.endswith(">"):
         target = target[1:-1]

@@ -8,8 +8,10 @@ files and text built to hit its edges."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -18,7 +20,7 @@ from memsync.dream.engine import Scope
 from memsync.dream.profiles import content_words, profile_of
 from memsync.dream.supersession import claims
 from memsync.dream.workspace import DreamDirectory
-from memsync.memory import MemoryDirectory, MemoryFile
+from memsync.memory import MemoryDirectory, MemoryFile, MemoryIndex
 from memsync.memory.dates import (
     RelativeDate,
     find_relative_dates,
@@ -26,6 +28,7 @@ from memsync.memory.dates import (
     rewrite_hinted_dates,
     rewrite_relative_dates,
 )
+from memsync.memory.index import link_file
 from memsync.memory.topic import _scalar_text
 from tests.dream.corpus import build_corpus
 from tests.dream.tuning import write_corpus
@@ -199,3 +202,48 @@ def test_a_field_is_worked_out_once_and_kept():
     assert vars(memory)["name"] == "n"
     vars(memory)["name"] = "kept"
     assert memory.name == "kept"  # read from the record, not worked out again
+
+
+# -- link targets ---------------------------------------------------------------------
+
+
+def _plain_link_file(target: str) -> str | None:
+    """`link_file` as it was written before its shortcut for a plain file name."""
+    target = target.strip()
+    if target.startswith("<") and target.endswith(">"):
+        target = target[1:-1]
+    if (
+        not target
+        or target.startswith(("/", "#"))
+        or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", target)
+    ):
+        return None
+    target = unquote(target.split("#", 1)[0].split("?", 1)[0])
+    parts: list[str] = []
+    for part in target.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            return None
+        parts.append(part)
+    return "/".join(parts) or None
+
+
+TARGETS = [
+    "a.md", "A_b-1.md", " a.md", "a.md ", "<a.md>", "./a.md", "../a.md", "a.md#why",
+    "a.md?x", "my%20notes.md", "http:a.md", "https://x.dev/a.md", "/a.md", "#a",
+    ".md", "..md", "a..md", "-.md", "a.MD", "indexes/a.md", "é.md", "a.md\n", "",
+]  # fmt: skip
+
+
+def test_a_link_target_reads_as_the_plain_reading_does(tmp_path):
+    targets = [*TARGETS]
+    for root in (build_corpus(tmp_path / "memory", memories=300).root, MEMORY_SAMPLES):
+        index = MemoryDirectory.read(root, links=False).index
+        if index is not None:
+            targets += [entry.target for entry in index.entries]
+    for root in MEMORY_SAMPLES.glob("*MEMORY.md"):
+        targets += [entry.target for entry in MemoryIndex.parse_bytes(root.read_bytes()).entries]
+    assert len(targets) > 300
+    for target in targets:
+        assert link_file(target) == _plain_link_file(target), target
