@@ -8,17 +8,20 @@ files and text built to hit its edges."""
 from __future__ import annotations
 
 import json
+import random
 from datetime import date
 from pathlib import Path
 
 import pytest
 
 from memsync.dream import readings
+from memsync.dream.deterministic import DeterministicEngine
 from memsync.dream.engine import Scope
 from memsync.dream.profiles import content_words, profile_of
 from memsync.dream.supersession import claims
 from memsync.dream.workspace import DreamDirectory
 from memsync.memory import MemoryDirectory, MemoryFile, MemoryIndex
+from memsync.memory import index as index_module
 from memsync.memory.dates import (
     RelativeDate,
     find_relative_dates,
@@ -28,7 +31,7 @@ from memsync.memory.dates import (
 )
 from memsync.memory.index import link_file
 from memsync.memory.topic import _scalar_text
-from tests.dream.corpus import build_corpus
+from tests.dream.corpus import RecordingProgress, build_corpus
 from tests.dream.tuning import write_corpus
 
 MEMORY_SAMPLES = Path(__file__).parents[1] / "memory" / "samples"
@@ -225,3 +228,44 @@ def test_a_link_target_reads_as_the_plain_reading_does(tmp_path):
         # A space first is stripped before anything else, and no file name starts
         # with one: the whole reading, which the plain file name skips.
         assert link_file(target) == link_file(" " + target), target
+
+
+# -- index entries --------------------------------------------------------------------
+
+_ENTRY_PIECES = [
+    "- [", "[", "]", "](", ")", "(", "a.md", "../b.md", "<c.md>", " — ", " – ", ": ", " - ",
+    "—", " ", "\t", "**", "\\", "\\]", "Title", "标题", "\r", "\n", "x y", "'t'", '"t"',
+    "#why", "%20", "\u3000", "\x0b", "\xa0", "* [", "1. [",
+]  # fmt: skip
+
+
+def _index_lines(tmp_path: Path) -> list[str]:
+    """Every line of the generated corpus's indexes after a dream (entries moved to
+    sub-indexes included), of the sample indexes, and lines built to hit the edges."""
+    corpus = build_corpus(tmp_path / "memory", memories=600)
+    DeterministicEngine(cache=None).consolidate(corpus.context(Scope.PERSONAL), RecordingProgress())
+    files = [*corpus.root.glob("*.md"), *corpus.root.glob("indexes/*.md")]
+    files += [*MEMORY_SAMPLES.glob("*.md"), *SECRET_SAMPLES.glob("*.md")]
+    lines = [line for path in files for line in path.read_text(encoding="utf-8").split("\n")]
+    rng = random.Random(7)
+    for _ in range(20_000):
+        pieces = rng.choices(_ENTRY_PIECES, k=rng.randint(1, 10))
+        lines.append("".join(["- [", *pieces] if rng.random() < 0.7 else pieces))
+
+    def some(most: int) -> str:
+        return "".join(rng.choices(_ENTRY_PIECES, k=rng.randint(0, most)))
+
+    # Near the canonical form: each part of it written with odd pieces.
+    lines += [f"- [{some(3)}]({some(2)}){rng.choice(['', ' — '])}{some(3)}" for _ in range(20_000)]
+    return lines
+
+
+def test_a_canonical_entry_reads_as_the_patterns_read_it(tmp_path):
+    lines = _index_lines(tmp_path)
+    read = 0
+    for line in lines:
+        canonical = index_module._canonical_parts(line)
+        if canonical is not None:
+            read += 1
+            assert canonical == index_module._matched_parts(line), line
+    assert read > 1_500
