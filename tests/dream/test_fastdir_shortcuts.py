@@ -7,6 +7,7 @@ files and text built to hit its edges."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from datetime import date
@@ -29,6 +30,7 @@ from memsync.memory.dates import (
     rewrite_hinted_dates,
     rewrite_relative_dates,
 )
+from memsync.memory.decoding import BOM, decode_memory_bytes
 from memsync.memory.index import link_file
 from memsync.memory.topic import _scalar_text
 from tests.dream.corpus import RecordingProgress, build_corpus
@@ -269,3 +271,12 @@ def test_a_canonical_entry_reads_as_the_patterns_read_it(tmp_path):
             read += 1
             assert canonical == index_module._matched_parts(line), line
     assert read > 1_500
+
+
+def test_decoded_text_is_what_its_init_builds():
+    for data in [b"plain", BOM.encode() + b"with a BOM", b"", b"\xff", b"a\x00b"]:
+        decoded = decode_memory_bytes("a.md", data)
+        assert vars(decoded) == vars(dataclasses.replace(decoded)), data
+    for path in [*MEMORY_SAMPLES.glob("*.md"), *SECRET_SAMPLES.glob("*.md")]:
+        decoded = decode_memory_bytes(path.name, path.read_bytes())
+        assert vars(decoded) == vars(dataclasses.replace(decoded)), path
