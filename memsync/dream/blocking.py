@@ -53,25 +53,44 @@ def candidate_pairs(
     for members in copies.values():
         pairs.update(itertools.combinations(members, 2))
     blocks = _Blocks(types, words)
-    slacks: dict[int, int] = {}
+    sizes = [len(mine) for mine in words]
     # `close` of each (shared, size, other size): thousands of pairs, few such counts.
     closeness: dict[tuple[int, int, int], bool] = {}
-
-    def add(one: int, other: int) -> None:
-        mine, theirs = words[one], words[other]
-        counts = (len(mine & theirs), len(mine), len(theirs))
+    # Each pair is checked once: many are met through several words, or from both
+    # sides, and `close` and the rule give a pair the same answer either way. A pair is
+    # kept as one number (`one * count + other`, one < other), not a tuple.
+    count = len(words)
+    checked = {one * count + other for one, other in pairs}
+    for one, other in _met(types, words, sizes, blocks, slack):
+        number = one * count + other if one < other else other * count + one
+        if number in checked:
+            continue
+        checked.add(number)
+        counts = (len(words[one] & words[other]), sizes[one], sizes[other])
         near = closeness.get(counts)
         if near is None:
             near = closeness[counts] = close(*counts)
         if near and blocks.paired(one, other):
             pairs.add((one, other) if one < other else (other, one))
+    return pairs
 
+
+def _met(
+    types: Sequence[str],
+    words: Sequence[frozenset[str]],
+    sizes: Sequence[int],
+    blocks: _Blocks,
+    slack: Callable[[int], int],
+) -> Iterator[tuple[int, int]]:
+    """The pairs (one, other) of two memories `candidate_pairs` checks, some more than
+    once: those its rule's words could make duplicates."""
+    slacks: dict[int, int] = {}
     # Pairs through a word few memories hold, from the smaller memory's side: it
     # lacks at most `lacking` words in the larger, so the larger holds one of any
     # `lacking + 1` of its words (those the fewest memories hold, to look at fewest),
     # and a pair through a word few hold shares that word.
     for index, mine in enumerate(words):
-        size = len(mine)
+        size = sizes[index]
         lacking = slacks.get(size)
         if lacking is None:
             lacking = slacks[size] = slack(size)
@@ -82,19 +101,17 @@ def candidate_pairs(
         if len(rare) > lacking + 1:
             # Ties by the word: a set's order is not the same from one run to the next,
             # nor for the same words read back from `memsync.dream.readings`.
-            rare = frozenset(sorted(rare, key=lambda word: (len(held[word]), word))[: lacking + 1])
-        few = [held[word] for word in rare]
-        for other in set().union(*few):
-            if other != index and len(words[other]) >= size:
-                add(index, other)
-    # Pairs through all of a memory's rarest words, when each is common.
+            by_count = sorted(zip(map(len, map(held.__getitem__, rare)), rare, strict=True))
+            rare = frozenset([word for _, word in by_count[: lacking + 1]])
+        for other in set().union(*map(held.__getitem__, rare)):
+            if other != index and sizes[other] >= size:
+                yield index, other
+    # Pairs through all of a memory's rarest words, when each is common (one whose
+    # rarest words are the same came first: its pairs were checked then).
     for index, together in blocks.held_together():
         for other in together:
-            # One whose rarest words are the same came first: it took this pair.
-            if other == index or (other < index and blocks.reach(other)[1] is together):
-                continue
-            add(index, other)
-    return pairs
+            if other != index:
+                yield index, other
 
 
 class _Blocks:
