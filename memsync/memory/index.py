@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from memsync.memory.decoding import BOM, decode_memory_bytes
+from memsync.memory.entry_line import entry_parts as _entry_parts
 from memsync.memory.frozen import built
 from memsync.memory.limits import MAX_ENTRY_CHARS, MAX_INDEX_LINES, MAX_INDEX_UNITS, utf16_len
 from memsync.memory.problems import Problem, ProblemCode, Severity
@@ -40,28 +41,6 @@ __all__ = [
     "split_lines",
 ]
 
-_ENTRY = re.compile(
-    r"""
-    ^(?P<indent>[ \t]*)
-    (?P<bullet>[-*+]|\d{1,9}[.)])[ \t]+
-    (?P<open>\*\*)?
-    \[(?P<title>(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*)\]
-    \(
-      [ \t]*
-      (?:<(?P<angled>[^<>\n]*)>|(?P<bare>(?:\\.|[^\s()\\]|\((?:\\.|[^\s()\\])*\))+))
-      (?P<linktitle>[ \t]+(?:"[^"\n]*"|'[^'\n]*'))?
-      [ \t]*
-    \)
-    (?P<close>\*\*)?
-    (?P<rest>.*)$
-    """,
-    re.VERBOSE,
-)
-# What follows the link: an optional separator (em dash, en dash, hyphen, colon)
-# and the hook. A hyphen only separates when a space or the line's end follows it.
-_REST = re.compile(
-    r"^(?P<gap>[ \t]*)(?:(?P<sep>—|–|:|--?(?=[ \t]|$))(?P<gap2>[ \t]*))?(?P<hook>.*)$"
-)
 _HEADING = re.compile(r"^[ \t]{0,3}(?P<marks>#{1,6})(?:[ \t]+(?P<text>.*?))?[ \t#]*$")
 _FENCE = re.compile(r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})")
 _DELIMITER = re.compile(r"^---[ \t]*$")
@@ -70,8 +49,6 @@ _NEEDS_ANGLES = re.compile(r"[\s()<>]")
 # A link target that names a file in the index's folder as it is: no space, scheme,
 # folder, anchor, query or escape to read through.
 _FILE_NAME = re.compile(r"[A-Za-z0-9_-]+\.md")
-# A link target `_ENTRY` reads as the bare target it is, up to the closing parenthesis.
-_CANONICAL_TARGET = re.compile(r"[^\s()\\<>]+")
 
 
 @dataclass(frozen=True)
@@ -167,62 +144,6 @@ def _entry_at(parts: tuple[str, str, str, str, str, str, str, str], line: int) -
         bullet=bullet,
         separator=separator,
         emphasis=emphasis,
-    )
-
-
-# The parts of an entry line but its number. The same lines are parsed again and again
-# (every edit of an index, every trial layout of the dream's index budget); matching
-# each once keeps a 10,000-entry index from costing a regex match per line per parse.
-# Sized for the lines of a 10,000-memory dream (MEMORY.md's and its sub-indexes', each
-# edited a few times): a smaller cache is emptied before a parse comes round again, and
-# the dream then grows faster than the memories.
-@functools.lru_cache(maxsize=65536)
-def _entry_parts(content: str) -> tuple[str, str, str, str, str, str, str, str] | None:
-    canonical = _canonical_parts(content)
-    return canonical if canonical is not None else _matched_parts(content)
-
-
-def _canonical_parts(content: str) -> tuple[str, str, str, str, str, str, str, str] | None:
-    """The parts of a line in Claude Code's canonical form, ``- [Title](file.md)`` and
-    `` — hook`` or nothing after it, with no bracket or backslash in the title and
-    nothing in the target that `_ENTRY` reads otherwise: what `_matched_parts` gives
-    for it, read with a few searches instead of the two patterns. None for any other
-    line (which the patterns then read): most lines of an index are canonical, and
-    a dream reads thousands of new ones (every hook it rewrites, every entry it
-    moves to a sub-index)."""
-    if not content.startswith("- [") or "\n" in content:
-        return None
-    close = content.find("](", 3)
-    end = content.find(")", close + 2) if close != -1 else -1
-    if end == -1:
-        return None
-    title, target, rest = content[3:close], content[close + 2 : end], content[end + 1 :]
-    if "[" in title or "]" in title or "\\" in title or not _CANONICAL_TARGET.fullmatch(target):
-        return None
-    if not rest:
-        return (title, target, "", content, "", "-", "", "")
-    if rest.startswith(" — ") and rest[3:4] not in (" ", "\t"):
-        return (title, target, rest[3:].rstrip(), content, "", "-", " — ", "")
-    return None
-
-
-def _matched_parts(content: str) -> tuple[str, str, str, str, str, str, str, str] | None:
-    match = _ENTRY.match(content)
-    if match is None:
-        return None
-    target = match["angled"] if match["angled"] is not None else match["bare"]
-    rest = _REST.match(match["rest"])
-    assert rest is not None  # the pattern matches any single line
-    separator = rest["gap"] + rest["sep"] + rest["gap2"] if rest["sep"] else rest["gap"]
-    return (
-        match["title"],  # title
-        target,
-        rest["hook"].rstrip(),  # hook
-        content,  # raw
-        match["indent"],
-        match["bullet"],
-        separator if rest["sep"] else "",
-        "**" if match["open"] and match["close"] else "",  # emphasis
     )
 
 

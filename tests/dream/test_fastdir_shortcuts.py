@@ -22,7 +22,6 @@ from memsync.dream.profiles import content_words, profile_of
 from memsync.dream.supersession import claims
 from memsync.dream.workspace import DreamDirectory
 from memsync.memory import MemoryDirectory, MemoryFile, MemoryIndex
-from memsync.memory import index as index_module
 from memsync.memory.dates import (
     RelativeDate,
     find_relative_dates,
@@ -31,6 +30,7 @@ from memsync.memory.dates import (
     rewrite_relative_dates,
 )
 from memsync.memory.decoding import BOM, decode_memory_bytes
+from memsync.memory.entry_line import canonical_parts, matched_parts
 from memsync.memory.index import link_file
 from memsync.memory.topic import _scalar_text
 from tests.dream.corpus import RecordingProgress, build_corpus
@@ -266,10 +266,10 @@ def test_a_canonical_entry_reads_as_the_patterns_read_it(tmp_path):
     lines = _index_lines(tmp_path)
     read = 0
     for line in lines:
-        canonical = index_module._canonical_parts(line)
+        canonical = canonical_parts(line)
         if canonical is not None:
             read += 1
-            assert canonical == index_module._matched_parts(line), line
+            assert canonical == matched_parts(line), line
     assert read > 1_500
 
 
