@@ -62,9 +62,8 @@ from memsync.memory import (
     TEAM_DIRNAME,
     MemoryDirectory,
     MemoryFile,
-    rewrite_relative_dates,
 )
-from memsync.memory.dates import has_date_hint
+from memsync.memory.dates import has_date_hint, rewrite_hinted_dates
 
 ENGINE_NAME = "deterministic"
 
@@ -210,19 +209,19 @@ def _rewrite_dates(directory: DreamDirectory, report: DreamReport) -> None:
         memory = directory.memories[path]
         description = memory.metadata.get("description")
         in_body = has_date_hint(memory.body)
-        in_description = isinstance(description, str) and has_date_hint(description)
+        in_description = isinstance(description, str) and directory.has_date_hint(description)
         if not in_body and not in_description:
             continue  # most memories: no need for the day the file last changed
         reference = directory.reference(path)
         changes: dict[str, str] = {}  # "body" and/or "description"
         phrases: list[str] = []
         if in_body:
-            body, found = rewrite_relative_dates(memory.body, reference)
+            body, found = rewrite_hinted_dates(memory.body, reference)
             if found:
                 changes["body"] = body
                 phrases += [f"'{item.phrase}' → {item.text}" for item in found]
         if in_description and isinstance(description, str):
-            rewritten, found = rewrite_relative_dates(description, reference)
+            rewritten, found = rewrite_hinted_dates(description, reference)
             if found:
                 changes["description"] = rewritten
                 phrases += [f"'{item.phrase}' → {item.text}" for item in found]
@@ -253,12 +252,12 @@ def _rewrite_hook_dates(directory: DreamDirectory, report: DreamReport) -> None:
     for path, lines in directory.index_files():
         replace: dict[int, list[str]] = {}
         for entry in lines.index().entries:
-            if not has_date_hint(entry.hook):
+            if not directory.has_date_hint(entry.hook):
                 continue
             target = entry_path(path, entry.target)
             known = target is not None and target in directory.memories
             reference = directory.reference(target if known and target else path)
-            hook, found = rewrite_relative_dates(entry.hook, reference)
+            hook, found = rewrite_hinted_dates(entry.hook, reference)
             if found:
                 replace[entry.line] = [with_hook(entry, hook)]
                 report.dates += len(found)

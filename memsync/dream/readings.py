@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from memsync.dream.supersession import Claims
 
 # The file's layout; the code that fills it is stamped by `analysis_stamp`.
-_FORMAT = 1
+_FORMAT = 2
 CACHE_NAME = "analysis.json"
 # The most readings (and verdicts) of each kind kept: a directory of more keeps this many.
 MAX_ENTRIES = 50_000
@@ -180,9 +180,9 @@ class Readings:
         return {
             "stamp": analysis_stamp(),
             "profiles": {
-                self._key(text): [sorted(p.words), p.exact, p.text] for text, p in profiles
+                self._key(text): [_words_form(p.words), p.exact, p.text] for text, p in profiles
             },
-            "words": {self._key(text): sorted(found) for text, found in words},
+            "words": {self._key(text): _words_form(found) for text, found in words},
             "claims": {_key(raw): _claims_form(found) for raw, found in claims},
             "verdicts": {self._verdict_key(pair): found for pair, found in verdicts},
         }
@@ -199,8 +199,25 @@ def _words_from(saved: Any) -> frozenset[str] | None:
         return None
 
 
+def _words_form(words: frozenset[str]) -> str | list[str]:
+    """A set of words as JSON data: one string of them, space-separated, when no word
+    is empty or holds a space (every word a reading finds), else their list. Reading
+    one string back costs a third of reading as many strings, and the file is read
+    whole at the start of every dream."""
+    ordered = sorted(words)
+    joined = " ".join(ordered)
+    if "" in words or joined.count(" ") != max(len(ordered) - 1, 0):
+        return ordered
+    return joined
+
+
 def _strings(value: Any) -> frozenset[str]:
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+    """What `_words_form` wrote, back (ValueError for data of another shape)."""
+    if isinstance(value, str):
+        return frozenset(value.split(" ")) if value else frozenset()
+    # Each item's type, read at C speed: a generator stepping through the thousands
+    # of words of a directory cost more than the rest of the check.
+    if not isinstance(value, list) or not {str}.issuperset(map(type, value)):
         raise ValueError("not a list of strings")
     return frozenset(value)
 
@@ -292,7 +309,7 @@ def _same(value: Any) -> Any:
 _FORMS: dict[Any, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
     "str": (_same, _text),
     "bool": (_same, _flag),
-    "frozenset[str]": (sorted, _strings),
+    "frozenset[str]": (_words_form, _strings),
     "frozenset[tuple[str, str]]": (sorted, _pairs),
     "list[Fact]": (_fact_form, _facts_from),
 }

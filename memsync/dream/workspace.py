@@ -17,6 +17,7 @@ from memsync.dream.engine import DreamContext, DreamProgress
 from memsync.dream.index_edit import SUBINDEX_DIRNAME, IndexLines
 from memsync.dream.staleness import StaleMemory
 from memsync.memory import INDEX_FILENAME, MemoryDirectory, MemoryFile, ProblemCode
+from memsync.memory.dates import has_date_hint
 
 # Instructions for people and other tools, never memories (SPEC D4: CLAUDE.md wins).
 PROTECTED_NAMES = frozenset({"claude.md", "claude.local.md"})
@@ -112,6 +113,7 @@ class DreamDirectory:
         self.confined = confined
         self.pending: dict[str, bytes | None] = {}
         self.removed: set[str] = set()
+        self._date_hints: dict[str, bool] = {}
 
     def shown(self, path: str) -> str:
         return self.prefix + path
@@ -121,6 +123,14 @@ class DreamDirectory:
         if changed is None:
             return self.context.now.date()
         return changed.astimezone(self.context.now.tzinfo).date()
+
+    def has_date_hint(self, text: str) -> bool:
+        """`has_date_hint(text)`, once per text: an entry's hook is most often its
+        memory's description, and both are read for relative dates."""
+        found = self._date_hints.get(text)
+        if found is None:
+            found = self._date_hints[text] = has_date_hint(text)
+        return found
 
     def changed_at(self, path: str) -> datetime:
         return self.context.last_changed.get(self.shown(path), self.context.now)

@@ -407,7 +407,16 @@ def _find_relative_dates(text: str, reference: date) -> list[RelativeDate]:
 
 def rewrite_relative_dates(text: str, reference: date) -> tuple[str, list[RelativeDate]]:
     """`text` with every relative date made absolute, and what was changed."""
-    found = find_relative_dates(text, reference)
+    if not has_date_hint(text):
+        return text, []  # most texts: no phrase can be there
+    return rewrite_hinted_dates(text, reference)
+
+
+def rewrite_hinted_dates(text: str, reference: date) -> tuple[str, list[RelativeDate]]:
+    """`rewrite_relative_dates` for a text `has_date_hint` has said yes to: a caller
+    that asked it first (to skip the reference day of most memories) need not pay
+    for asking again, the pattern search included."""
+    found = _find_relative_dates(text, reference)
     pieces: list[str] = []
     position = 0
     for item in found:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memsync.memory.frozen import built
 from memsync.memory.problems import Problem, ProblemCode
 
 BOM = "\ufeff"
@@ -51,6 +52,7 @@ def decode_memory_bytes(path: str, data: bytes) -> DecodedText:
                 f"not UTF-8 (byte 0x{bad} at offset {error.start}); kept as it is",
             ),
         )
+    # Every memory file of a directory ends here: built at once (`built`).
     if text.startswith(BOM):
-        return DecodedText(text[1:], BOM, None)
-    return DecodedText(text, "", None)
+        return built(DecodedText, text=text[1:], bom=BOM, problem=None)
+    return built(DecodedText, text=text, bom="", problem=None)

@@ -10,9 +10,11 @@ the result with the ``__init__``'s field by field.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 def built(cls: type[T], **fields: Any) -> T:
@@ -21,3 +23,33 @@ def built(cls: type[T], **fields: Any) -> T:
     instance = object.__new__(cls)
     object.__setattr__(instance, "__dict__", fields)
     return instance
+
+
+class derived(Generic[R, T]):
+    """`functools.cached_property` without its lock: a value worked out from a frozen
+    record the first time it is read, then kept in the record's ``__dict__``, where
+    every later read finds it without calling anything. Python 3.11's
+    `cached_property` takes a lock on every first read, which cost more than working
+    out a memory's name, description and type; for a value of an immutable record,
+    working it out twice in two threads at once gives the same value, so no lock is
+    needed."""
+
+    def __init__(self, func: Callable[[R], T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type[R], name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type[R] | None = None) -> derived[R, T]: ...
+
+    @overload
+    def __get__(self, instance: R, owner: type[R] | None = None) -> T: ...
+
+    def __get__(self, instance: R | None, owner: type[R] | None = None) -> T | derived[R, T]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value

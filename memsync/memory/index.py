@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from memsync.memory.decoding import BOM, decode_memory_bytes
+from memsync.memory.entry_line import entry_parts as _entry_parts
 from memsync.memory.frozen import built
 from memsync.memory.limits import MAX_ENTRY_CHARS, MAX_INDEX_LINES, MAX_INDEX_UNITS, utf16_len
 from memsync.memory.problems import Problem, ProblemCode, Severity
@@ -40,33 +41,14 @@ __all__ = [
     "split_lines",
 ]
 
-_ENTRY = re.compile(
-    r"""
-    ^(?P<indent>[ \t]*)
-    (?P<bullet>[-*+]|\d{1,9}[.)])[ \t]+
-    (?P<open>\*\*)?
-    \[(?P<title>(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*)\]
-    \(
-      [ \t]*
-      (?:<(?P<angled>[^<>\n]*)>|(?P<bare>(?:\\.|[^\s()\\]|\((?:\\.|[^\s()\\])*\))+))
-      (?P<linktitle>[ \t]+(?:"[^"\n]*"|'[^'\n]*'))?
-      [ \t]*
-    \)
-    (?P<close>\*\*)?
-    (?P<rest>.*)$
-    """,
-    re.VERBOSE,
-)
-# What follows the link: an optional separator (em dash, en dash, hyphen, colon)
-# and the hook. A hyphen only separates when a space or the line's end follows it.
-_REST = re.compile(
-    r"^(?P<gap>[ \t]*)(?:(?P<sep>—|–|:|--?(?=[ \t]|$))(?P<gap2>[ \t]*))?(?P<hook>.*)$"
-)
 _HEADING = re.compile(r"^[ \t]{0,3}(?P<marks>#{1,6})(?:[ \t]+(?P<text>.*?))?[ \t#]*$")
 _FENCE = re.compile(r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})")
 _DELIMITER = re.compile(r"^---[ \t]*$")
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _NEEDS_ANGLES = re.compile(r"[\s()<>]")
+# A link target that names a file in the index's folder as it is: no space, scheme,
+# folder, anchor, query or escape to read through.
+_FILE_NAME = re.compile(r"[A-Za-z0-9_-]+\.md")
 
 
 @dataclass(frozen=True)
@@ -94,6 +76,8 @@ def link_file(target: str) -> str | None:
     ``./a.md``, ``a.md#why`` and ``my%20notes.md`` name files; URLs, absolute
     paths, bare anchors and paths leaving the directory do not.
     """
+    if _FILE_NAME.fullmatch(target):
+        return target  # most targets, as Claude Code writes them: nothing to normalise
     target = target.strip()
     if target.startswith("<") and target.endswith(">"):
         target = target[1:-1]
@@ -160,33 +144,6 @@ def _entry_at(parts: tuple[str, str, str, str, str, str, str, str], line: int) -
         bullet=bullet,
         separator=separator,
         emphasis=emphasis,
-    )
-
-
-# The parts of an entry line but its number. The same lines are parsed again and again
-# (every edit of an index, every trial layout of the dream's index budget); matching
-# each once keeps a 10,000-entry index from costing a regex match per line per parse.
-# Sized for the lines of a 10,000-memory dream (MEMORY.md's and its sub-indexes', each
-# edited a few times): a smaller cache is emptied before a parse comes round again, and
-# the dream then grows faster than the memories.
-@functools.lru_cache(maxsize=65536)
-def _entry_parts(content: str) -> tuple[str, str, str, str, str, str, str, str] | None:
-    match = _ENTRY.match(content)
-    if match is None:
-        return None
-    target = match["angled"] if match["angled"] is not None else match["bare"]
-    rest = _REST.match(match["rest"])
-    assert rest is not None  # the pattern matches any single line
-    separator = rest["gap"] + rest["sep"] + rest["gap2"] if rest["sep"] else rest["gap"]
-    return (
-        match["title"],  # title
-        target,
-        rest["hook"].rstrip(),  # hook
-        content,  # raw
-        match["indent"],
-        match["bullet"],
-        separator if rest["sep"] else "",
-        "**" if match["open"] and match["close"] else "",  # emphasis
     )
 
 

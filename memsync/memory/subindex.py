@@ -24,7 +24,7 @@ def is_subindex_path(path: str) -> bool:
     return folder == SUBINDEX_DIRNAME and name.endswith(".md") and "/" not in name
 
 
-# Sized like `memsync.memory.index._entry_parts`: every entry of a 10,000-memory dream.
+# Sized like `memsync.memory.entry_line.entry_parts`: every entry of a 10,000-memory dream.
 @functools.lru_cache(maxsize=65536)
 def entry_path(index_path: str, target: str) -> str | None:
     """The file an entry of ``index_path`` links to, relative to the memory directory;

@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from memsync.memory.decoding import decode_memory_bytes
@@ -35,7 +34,7 @@ from memsync.memory.frontmatter import (
     read_mapping,
     split_frontmatter,
 )
-from memsync.memory.frozen import built
+from memsync.memory.frozen import built, derived
 from memsync.memory.problems import Problem, ProblemCode, Severity
 
 MEMORY_TYPES = ("user", "feedback", "project", "reference")
@@ -57,6 +56,8 @@ _FIELD_PURPOSE = {
 
 
 def _scalar_text(value: Any) -> str | None:
+    if type(value) is str:
+        return value  # almost every field: what `str` gives for it
     if value is None or isinstance(value, dict | list):
         return None
     if isinstance(value, bool):
@@ -133,15 +134,15 @@ class MemoryFile:
     # memory: a `MemoryFile` never changes (`replace` gives a new one), nor does its
     # metadata once parsed.
 
-    @cached_property
+    @derived
     def name(self) -> str | None:
         return _scalar_text(self.metadata.get("name"))
 
-    @cached_property
+    @derived
     def description(self) -> str | None:
         return _scalar_text(self.metadata.get("description"))
 
-    @cached_property
+    @derived
     def type(self) -> str | None:
         """The type as written: top-level ``type``, else ``metadata.type``. It may be
         one Claude Code does not know; `memory_type` gives only a known one."""
@@ -152,7 +153,7 @@ class MemoryFile:
             return _scalar_text(nested.get("type"))
         return None
 
-    @cached_property
+    @derived
     def memory_type(self) -> str | None:
         declared = self.type
         return declared if declared in MEMORY_TYPES else None
