@@ -42,7 +42,8 @@ def candidates(
     for side, memories in enumerate(sides):
         for path, found in memories.items():
             keys = set(found.keys())
-            keys.update(("term", word) for word in (found.words | found.retired) & left_behind)
+            if left_behind:  # most directories name nothing as left behind
+                keys.update(("term", word) for word in (found.words | found.retired) & left_behind)
             keys.update(("word", word) for word in found.words & rare)
             for key in keys:
                 blocks[key][side].append(path)
@@ -84,13 +85,10 @@ def _rare_words(sides: tuple[Mapping[str, Claims], ...]) -> frozenset[str]:
     """Words few memories hold (at most `RARE_SHARE`, or 1% of them): two memories on
     one subject share one, besides any tool one of them leaves. Words a template repeats
     in every memory it wrote ("before a release, verify on staging") are not one."""
-    spread: Counter[str] = Counter()
-    total = 0
-    for side in sides:
-        for found in side.values():
-            spread.update(found.words)
-            total += 1
-    limit = max(RARE_SHARE, total // 100)
+    spread = Counter(
+        itertools.chain.from_iterable(found.words for side in sides for found in side.values())
+    )
+    limit = max(RARE_SHARE, sum(map(len, sides)) // 100)
     return frozenset(word for word, count in spread.items() if count <= limit)
 
 

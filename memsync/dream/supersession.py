@@ -360,12 +360,11 @@ def _slot(blanked: str, start: int, end: int) -> frozenset[str]:
     ("Customers asked for scans, so the attachment cap went up to 100 MB"), unless the
     value's own clause names nothing before it ("Planning was rescheduled; it is on
     Wednesdays"): then the words before it in the sentence count."""
-    before = _words(blanked[:start])[-_BEFORE:]
+    clause = 0
     if ";" in blanked or ", " in blanked:
         clause = max((m.end() for m in _CLAUSE_JOIN.finditer(blanked, 0, start)), default=0)
-        own = _words(blanked[clause:start]) if clause else before
-        if own:
-            before = own[-_BEFORE:]
+    own = _words(blanked[clause:start]) if clause else []
+    before = own[-_BEFORE:] if own else _words(blanked[:start])[-_BEFORE:]
     after: list[str] = []
     stop = _BREAK.search(blanked, end)  # where `_BREAK.split(blanked[end:], 1)[0]` ends
     for piece in _WORD.finditer(blanked, end, len(blanked) if stop is None else stop.start()):
@@ -392,7 +391,7 @@ def _blank(sentence: str, found: list[tuple[int, int, str, str]]) -> str:
 def _words(text: str) -> list[str]:
     if text.isascii():  # its pieces split as bytes: 2/5 of the time of `_WORD.findall`
         pieces = text.encode().translate(_ASCII_PIECE_BYTES).split()
-        return list(itertools.chain.from_iterable(map(_ascii_piece_words, pieces)))
+        return list(itertools.chain.from_iterable(map(_ascii_piece_words.__getitem__, pieces)))
     return list(itertools.chain.from_iterable(map(_piece_words, _WORD.findall(text))))
 
 
@@ -402,9 +401,18 @@ _ASCII_PIECE_BYTES = bytes(
 )
 
 
-@functools.lru_cache(maxsize=65536)
-def _ascii_piece_words(piece: bytes) -> tuple[str, ...]:
-    return _piece_words(piece.decode("ascii"))
+class _AsciiPieceWords(dict[bytes, tuple[str, ...]]):
+    """An ASCII piece → `_piece_words` of it: looked up without building a key, as a
+    cache of one argument does for each of the dozens of pieces a sentence has."""
+
+    def __missing__(self, piece: bytes) -> tuple[str, ...]:
+        if len(self) >= 65536:  # pieces of many directories: start again
+            self.clear()
+        found = self[piece] = _piece_words(piece.decode("ascii"))
+        return found
+
+
+_ascii_piece_words = _AsciiPieceWords()
 
 
 @functools.lru_cache(maxsize=65536)
@@ -438,14 +446,15 @@ _NAME_GOES_ON = re.compile(r"\s+[A-Z]")
 
 
 def _names(blanked: str) -> set[str]:
-    named: set[str] = set()
+    capitalised = _CAPITALISED.findall(blanked)
+    if not capitalised:
+        return set()
     starts = len(blanked) - len(blanked.lstrip(" `\"'(*-"))  # where its first word starts
-    for match in _CAPITALISED.finditer(blanked):
-        first = match.start() == starts
-        if first and not _NAME_GOES_ON.match(blanked, match.end()):
-            continue  # a sentence's first word is capitalised whatever it is
-        named |= _name_words(match.group(0))
-    return named
+    # Nothing before `starts` is a capital: a match there is the first `findall` gives.
+    first = _CAPITALISED.match(blanked, starts)
+    if first is not None and not _NAME_GOES_ON.match(blanked, first.end()):
+        del capitalised[0]  # a sentence's first word is capitalised whatever it is
+    return set().union(*map(_name_words, capitalised))
 
 
 @functools.lru_cache(maxsize=65536)
