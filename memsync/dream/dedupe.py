@@ -165,7 +165,15 @@ def _candidate_pairs(
         [profile.exact for profile in profiles],
         close=functools.partial(_close, conservative=conservative),
         slack=functools.partial(_slack, conservative=conservative),
+        # Memories in other words are judged by facts only in a personal dream.
+        kept=None if conservative else [_kept(profile) for profile in profiles],
     )
+
+
+def _kept(profile: Profile) -> frozenset[str]:
+    """The words a restatement of a memory keeps, read cheaply: those written
+    capitalised (names, and some words starting a sentence) and those with a digit."""
+    return profile.capitalised | {word for word in profile.words if not word.isalpha()}
 
 
 def _close(shared: int, one: int, other: int, conservative: bool) -> bool:
