@@ -79,7 +79,7 @@ from memsync.dream.rewording import (
     without_summary,
     word_replaced,
 )
-from memsync.dream.vocabulary import ORDER, ROLES, UNITS, stem
+from memsync.dream.vocabulary import ORDER, RESTRICTING, ROLES, UNITS, stem
 
 # Memories in other words, judged by their facts: at least this many shared words, this
 # share of the smaller's words (those another language can share), and facts this heavy.
@@ -94,6 +94,7 @@ MIN_TRADED_WEIGHT = 4
 MIN_RESTATED_WEIGHT = 5
 _ROLES_AND_UNITS = frozenset(canonical(word) for word in ROLES | UNITS)
 _ORDER = frozenset(canonical(word) for word in ORDER)
+_RESTRICTED = frozenset(canonical(word) for word in RESTRICTING) | {"only", "solely"}
 # Words that say only that a name is a thing ("the Robin service", "Robin"): one side
 # saying one after a name the other says bare names no other thing, unlike "worker".
 _GENERIC = frozenset(canonical(word) for word in ("service", "services", "app", "apps"))
@@ -109,6 +110,7 @@ def facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         return None
     if one.capitalised - other.words and other.capitalised - one.words:
         return None  # each names something the other does not: no facts to compare
+    one, other = _without_lone_obligation(one, other)
     # The same verdict whichever comes first: the one with fewer facts, then words.
     smaller, larger = sorted((one, other), key=lambda p: (len(p.facts), len(p.words), p.exact))
     if _fact_weight(smaller.facts) < MIN_FACT_WEIGHT or not facts_within(smaller, larger):
@@ -187,6 +189,44 @@ def facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
 
 
 _NEVER = "<never>"
+_ALWAYS = "<always>"
+# The words a rule's obligation is said with ("must", "has to", "is required to" are
+# "mandatory": `memsync.dream.phrasing`; "Always" starting a sentence is a fact too).
+_OBLIGED = frozenset(("mandatory", "alway"))
+# What a memory grants rather than requires: said by the other side, an obligation
+# one side alone states is a fact ("Contractors can merge" / "must merge").
+_PERMITTING = re.compile(
+    r"\b(?:may|might|can|could|optional(?:ly)?|allow(?:s|ed)?|permit(?:s|ted)?|fine|free"
+    r"|okay|ok|up to)\b|可以|允许",
+    re.I,
+)
+
+
+def _without_lone_obligation(one: Profile, other: Profile) -> tuple[Profile, Profile]:
+    """The two memories, less the obligation one alone states ("Every migration must be
+    backwards compatible" / "Migrations stay compatible"; "Always ask before …" /
+    "Check with the user first before …"): a rule stated plainly already obliges, so
+    "must" adds no fact to it. Not when "only" (a restriction, `SOLELY`) is said on the
+    side that obliges, nor when the other grants ("may", "can", "optional"): then the
+    obligation is the fact that tells them apart."""
+    if (_ALWAYS in one.facts) == (_ALWAYS in other.facts):
+        return one, other
+    holder, plain = (one, other) if _ALWAYS in one.facts else (other, one)
+    if (
+        _OBLIGED.isdisjoint(holder.words)
+        or not _RESTRICTED.isdisjoint(holder.words)
+        or _PERMITTING.search(plain.text)
+    ):
+        return one, other
+    shape = holder.shape
+    eased = Profile(
+        words=holder.words - _OBLIGED,
+        exact=holder.exact,
+        text=holder.text,
+        _facts=holder.facts - _OBLIGED - {_ALWAYS},
+        _shape=Shape(tuple(w for w in shape.words if w.text not in _OBLIGED), shape.negative),
+    )
+    return (eased, plain) if holder is one else (plain, eased)
 
 
 def _ordered(one: Profile, other: Profile, told: frozenset[str]) -> frozenset[str]:
