@@ -202,6 +202,16 @@ _PERMITTING = re.compile(
 )
 
 
+def obliges(memory: Profile) -> bool:
+    """Whether a memory states an obligation ("must", "has to", "always")."""
+    return _ALWAYS in memory.facts and not _OBLIGED.isdisjoint(memory.words)
+
+
+def grants(memory: Profile) -> bool:
+    """Whether a memory grants something ("may", "can", "is optional", "is fine")."""
+    return bool(_PERMITTING.search(memory.text))
+
+
 def _without_lone_obligation(one: Profile, other: Profile) -> tuple[Profile, Profile]:
     """The two memories, less the obligation one alone states ("Every migration must be
     backwards compatible" / "Migrations stay compatible"; "Always ask before …" /
@@ -212,11 +222,7 @@ def _without_lone_obligation(one: Profile, other: Profile) -> tuple[Profile, Pro
     if (_ALWAYS in one.facts) == (_ALWAYS in other.facts):
         return one, other
     holder, plain = (one, other) if _ALWAYS in one.facts else (other, one)
-    if (
-        _OBLIGED.isdisjoint(holder.words)
-        or not _RESTRICTED.isdisjoint(holder.words)
-        or _PERMITTING.search(plain.text)
-    ):
+    if not obliges(holder) or not _RESTRICTED.isdisjoint(holder.words) or grants(plain):
         return one, other
     shape = holder.shape
     eased = Profile(

@@ -361,9 +361,7 @@ def _traded(
     )
 
 
-def names_regrouped(
-    one: Shape, other: Shape, either: bool = False, traded: bool = False
-) -> bool:
+def names_regrouped(one: Shape, other: Shape, either: bool = False, traded: bool = False) -> bool:
     """Whether names said together in one memory are said apart in the other, both
     ways: "Geo API deploys on Tuesday; Maps API on Thursday" against "Geo API deploys on
     Thursday; Maps API on Tuesday", or "Atlas team owns Geo API and Orbit team owns
