@@ -21,6 +21,11 @@ least-held ones name a handful of memories to count words with. Only a pair whos
 counts could make duplicates is then checked against the rule above, which is asked
 of that one pair rather than worked out for every memory. The pairs returned are
 the rule's pairs that could be duplicates, and every pair of the same text.
+
+A memory restated in other words may lack every rare common word of the other ("final
+week" for "last week", "relies on" for "feeds"), but keeps its names and numbers: it is
+looked for through `KEPT_LOOKUPS` of its rarest of those too (``kept``), still only
+among the pairs the rule makes.
 """
 
 from __future__ import annotations

@@ -27,7 +27,10 @@ takes away (`vocabulary.PRIVATIVE`: "leave … out", "except", "skip") said by o
 in a sentence sharing words with the other refuses; "service" or "app" after a name
 the other says bare tells nothing apart; with facts weighing `MIN_TRADED_WEIGHT`,
 names said again in other words are no swap unless they trade places with another
-word's. A memory of fewer than `memsync.dream.word_judge.MIN_SHARED_WORDS_CONTAINED`
+word's, and names grouped otherwise no regrouping unless they trade partners ("Hugo
+Lind is primary for Swan" beside "the Swan rotation changes on Tuesdays": the
+restatement's own grouping; "Geo API on Tuesday, Maps API on Thursday" and the days
+traded: another fact). A memory of fewer than `memsync.dream.word_judge.MIN_SHARED_WORDS_CONTAINED`
 words stays apart from a longer one holding it ("PostgreSQL 15 on RDS." may be about
 another service than the one the longer names).
 
@@ -44,6 +47,14 @@ in a sentence of its own; a qualifier or a kind of component one side says only 
 sentences naming something the other never says ("Traces are in Tempo under service
 heron-api") is part of a fact added; and a common word misspelt where a sentence
 starts ("Deploymnets …") is no fact.
+
+**A rule stated plainly already obliges** (a second pass on the fifth batch): "must",
+"has to" or a sentence starting "Always" that one side alone says adds no fact to a
+rule the other states without them (`_without_lone_obligation`: "Osprey backend PRs
+must pass ruff format" / "The Osprey backend is formatted with ruff"), unless the
+obliging side says "only" (a restriction) or the other grants ("may", "can",
+"optional": then the obligation is the fact, and `memsync.dream.judges` refuses
+whichever judge found them alike).
 """
 
 from __future__ import annotations

@@ -414,7 +414,9 @@ _SILENT_E = re.compile(r"[^aeiou][aeiou][^aeiouwxy]")
 def stem(word: str) -> str:
     """A light English stemmer: plurals, the commonest verb endings, "-ation", "-ition" and a few
     irregular participles. A final "e" goes too, so "handle", "handles" and "handled"
-    are one, and "rotates" and "rotation"."""
+    are one, and "rotates" and "rotation". "-ied" is "-y", as "-ies" is ("retried",
+    "retries"), and a short verb that lost its "e" before "-ed" or "-ing" gets it back
+    ("paged", "paging", "pages" are "page"; "noted" is "note", not the denial "not")."""
     if len(word) <= 3 or not word.isascii() or not word.isalpha():
         return word
     if word in _IRREGULAR:
