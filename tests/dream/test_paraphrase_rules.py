@@ -22,7 +22,6 @@ from tests.dream.test_dedupe_restated import memory
 from tests.dream.test_dedupe_tuning import check_batch
 from tests.dream.tuning import adversarial, paraphrased, rewritten, supersets
 
-
 # What the rules reach on the fifth batch, rounded down (20 of 41; 16 before them).
 FLOOR = 0.48
 
