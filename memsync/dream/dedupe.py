@@ -43,6 +43,7 @@ How a memory is read (its words, facts and word order) is `memsync.dream.profile
 from __future__ import annotations
 
 import functools
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -171,9 +172,23 @@ def _candidate_pairs(
 
 
 def _kept(profile: Profile) -> frozenset[str]:
-    """The words a restatement of a memory keeps, read cheaply: those written
-    capitalised (names, and some words starting a sentence) and those with a digit."""
-    return profile.capitalised | {word for word in profile.words if not word.isalpha()}
+    """The words a restatement of a memory keeps, read cheaply: those with a digit and
+    those written capitalised after a space (names, and some words starting a sentence:
+    `Profile.capitalised`, here asked only of words whose capital the text holds, as
+    every memory is read)."""
+    text = profile.text
+    initials = set(_INITIAL.findall(text))
+    return frozenset(
+        [
+            word
+            for word in profile.words
+            if not word.isalpha()
+            or (word[0].upper() in initials and word.isascii() and f" {word.capitalize()}" in text)
+        ]
+    )
+
+
+_INITIAL = re.compile(r" ([A-Z])")
 
 
 def _close(shared: int, one: int, other: int, conservative: bool) -> bool:

@@ -14,10 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from memsync.dream import dedupe
 from memsync.dream.blocking import candidate_pairs
 from memsync.dream.profiles import profile_of
 from memsync.dream.vocabulary import stem
+from memsync.memory import MemoryDirectory, MemoryFile
+from tests.dream.corpus import build_corpus
 from tests.dream.test_dedupe_facts import merged
+from tests.dream.test_dedupe_fast_paths import _tuning_texts
 from tests.dream.test_dedupe_restated import memory
 from tests.dream.test_dedupe_tuning import check_batch
 from tests.dream.tuning import adversarial, paraphrased, rewritten, supersets
@@ -30,11 +34,26 @@ def test_it_merges_more_whole_restatements_and_no_look_alike(tmp_path: Path) -> 
     check_batch(tmp_path, "paraphrased", paraphrased.write_corpus, FLOOR)
 
 
+def _files(root: Path) -> list[MemoryFile]:
+    return list(MemoryDirectory.read(root, links=False).files.values())
+
+
 def _read(text: str) -> str:
     """A batch text as duplicate detection reads it (a bare file has no description)."""
     if text.startswith(paraphrased.BARE):
         return "\n" + text.removeprefix(paraphrased.BARE)
     return memory(text)
+
+
+def test_kept_words_are_the_capitalised_words_and_those_with_a_digit(tmp_path: Path) -> None:
+    # `dedupe._kept` asks `Profile.capitalised`'s question of fewer words: the same words.
+    texts = _tuning_texts(tmp_path)
+    bench = build_corpus(tmp_path / "bench", memories=300, seed=3).root
+    texts += [f"{m.description or ''}\n{m.body}" for m in _files(bench)]
+    for text in texts:
+        read = profile_of(text)
+        digits = {word for word in read.words if not word.isalpha()}
+        assert dedupe._kept(profile_of(text)) == read.capitalised | digits, text
 
 
 def test_a_restatement_is_looked_for_through_its_names_and_numbers() -> None:
