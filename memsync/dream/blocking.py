@@ -46,15 +46,15 @@ def candidate_pairs(
     texts: Sequence[str],
     close: Callable[[int, int, int], bool],
     slack: Callable[[int], int],
-    kept: Sequence[frozenset[str]] | None = None,
+    kept: Callable[[int, frozenset[str]], frozenset[str]] | None = None,
 ) -> set[tuple[int, int]]:
     """Pairs (i, j), i < j, of memories given by type, words and text to compare.
 
     ``close(shared, size, other_size)`` tells whether two memories of those sizes
     sharing that many words may be duplicates; ``slack(size)`` the most words a memory
     of that size may lack in one at least as large when they are (below 0: none).
-    ``kept``, each memory's words a restatement keeps (its names and numbers), are
-    looked through too, `KEPT_LOOKUPS` rarest of them (`_met`).
+    ``kept(index, words)``, those of `words` a restatement of a memory keeps (its
+    names and numbers), are looked through too, `KEPT_LOOKUPS` rarest of them (`_met`).
     """
     pairs: set[tuple[int, int]] = set()
     copies: defaultdict[tuple[str, str], list[int]] = defaultdict(list)
@@ -91,7 +91,7 @@ def _met(
     sizes: Sequence[int],
     blocks: _Blocks,
     slack: Callable[[int], int],
-    kept: Sequence[frozenset[str]] | None,
+    kept: Callable[[int, frozenset[str]], frozenset[str]] | None,
 ) -> Iterator[tuple[int, int]]:
     """The pairs (one, other) of two memories `candidate_pairs` checks, some more than
     once: those its rule's words could make duplicates."""
@@ -109,11 +109,13 @@ def _met(
             continue
         held = blocks.holding[types[index]]
         few = blocks.few[types[index]]
-        rare = _rarest(mine & few, lacking + 1, held)
+        held_by_few = mine & few
+        rare = _rarest(held_by_few, lacking + 1, held)
         # A memory restated in other words may lack any of its common words in the
-        # other, but keeps its names and numbers: looked for through those too.
-        if kept is not None:
-            rare |= _rarest(kept[index] & few, KEPT_LOOKUPS, held)
+        # other, but keeps its names and numbers: looked for through those too (unless
+        # every word few memories hold is looked through already).
+        if kept is not None and len(rare) < len(held_by_few):
+            rare |= _rarest(kept(index, held_by_few), KEPT_LOOKUPS, held)
         for other in set().union(*map(held.__getitem__, rare)):
             if other != index and sizes[other] >= size:
                 yield index, other

@@ -167,21 +167,21 @@ def _candidate_pairs(
         close=functools.partial(_close, conservative=conservative),
         slack=functools.partial(_slack, conservative=conservative),
         # Memories in other words are judged by facts only in a personal dream.
-        kept=None if conservative else [_kept(profile) for profile in profiles],
+        kept=None if conservative else lambda index, words: _kept(profiles[index], words),
     )
 
 
-def _kept(profile: Profile) -> frozenset[str]:
-    """The words a restatement of a memory keeps, read cheaply: those with a digit and
-    those written capitalised after a space (names, and some words starting a sentence:
-    `Profile.capitalised`, here asked only of words whose capital the text holds, as
-    every memory is read)."""
+def _kept(profile: Profile, words: frozenset[str]) -> frozenset[str]:
+    """Those of a memory's `words` a restatement keeps, read cheaply: those with a digit
+    and those written capitalised after a space (names, and some words starting a
+    sentence: `Profile.capitalised`, here asked only of words whose capital the text
+    holds, as every memory is read)."""
     text = profile.text
     initials = set(_INITIAL.findall(text))
     return frozenset(
         [
             word
-            for word in profile.words
+            for word in words
             if not word.isalpha()
             or (word[0].upper() in initials and word.isascii() and f" {word.capitalize()}" in text)
         ]
