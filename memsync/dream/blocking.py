@@ -21,6 +21,11 @@ least-held ones name a handful of memories to count words with. Only a pair whos
 counts could make duplicates is then checked against the rule above, which is asked
 of that one pair rather than worked out for every memory. The pairs returned are
 the rule's pairs that could be duplicates, and every pair of the same text.
+
+A memory restated in other words may lack every rare common word of the other ("final
+week" for "last week", "relies on" for "feeds"), but keeps its names and numbers: it is
+looked for through `KEPT_LOOKUPS` of its rarest of those too (``kept``), still only
+among the pairs the rule makes.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from collections.abc import Callable, Iterator, Sequence
 
 BLOCKING_WORDS = 4
 MAX_BLOCK = 24
+# A memory is looked for through this many of its rarest names and numbers too.
+KEPT_LOOKUPS = 3
 
 
 def candidate_pairs(
@@ -39,12 +46,15 @@ def candidate_pairs(
     texts: Sequence[str],
     close: Callable[[int, int, int], bool],
     slack: Callable[[int], int],
+    kept: Callable[[int, frozenset[str]], frozenset[str]] | None = None,
 ) -> set[tuple[int, int]]:
     """Pairs (i, j), i < j, of memories given by type, words and text to compare.
 
     ``close(shared, size, other_size)`` tells whether two memories of those sizes
     sharing that many words may be duplicates; ``slack(size)`` the most words a memory
     of that size may lack in one at least as large when they are (below 0: none).
+    ``kept(index, words)``, those of `words` a restatement of a memory keeps (its
+    names and numbers), are looked through too, `KEPT_LOOKUPS` rarest of them (`_met`).
     """
     pairs: set[tuple[int, int]] = set()
     copies: defaultdict[tuple[str, str], list[int]] = defaultdict(list)
@@ -61,7 +71,7 @@ def candidate_pairs(
     # kept as one number (`one * count + other`, one < other), not a tuple.
     count = len(words)
     checked = {one * count + other for one, other in pairs}
-    for one, other in _met(types, words, sizes, blocks, slack):
+    for one, other in _met(types, words, sizes, blocks, slack, kept):
         number = one * count + other if one < other else other * count + one
         if number in checked:
             continue
@@ -81,6 +91,7 @@ def _met(
     sizes: Sequence[int],
     blocks: _Blocks,
     slack: Callable[[int], int],
+    kept: Callable[[int, frozenset[str]], frozenset[str]] | None,
 ) -> Iterator[tuple[int, int]]:
     """The pairs (one, other) of two memories `candidate_pairs` checks, some more than
     once: those its rule's words could make duplicates."""
@@ -97,12 +108,14 @@ def _met(
         if lacking < 0:
             continue
         held = blocks.holding[types[index]]
-        rare = mine & blocks.few[types[index]]
-        if len(rare) > lacking + 1:
-            # Ties by the word: a set's order is not the same from one run to the next,
-            # nor for the same words read back from `memsync.dream.readings`.
-            by_count = sorted(zip(map(len, map(held.__getitem__, rare)), rare, strict=True))
-            rare = frozenset([word for _, word in by_count[: lacking + 1]])
+        few = blocks.few[types[index]]
+        held_by_few = mine & few
+        rare = _rarest(held_by_few, lacking + 1, held)
+        # A memory restated in other words may lack any of its common words in the
+        # other, but keeps its names and numbers: looked for through those too (unless
+        # every word few memories hold is looked through already).
+        if kept is not None and len(rare) < len(held_by_few):
+            rare |= _rarest(kept(index, held_by_few), KEPT_LOOKUPS, held)
         for other in set().union(*map(held.__getitem__, rare)):
             if other != index and sizes[other] >= size:
                 yield index, other
@@ -112,6 +125,16 @@ def _met(
         for other in together:
             if other != index:
                 yield index, other
+
+
+def _rarest(words: frozenset[str], most: int, held: dict[str, list[int]]) -> frozenset[str]:
+    """The `most` of `words` the fewest memories hold."""
+    if len(words) <= most:
+        return words
+    # Ties by the word: a set's order is not the same from one run to the next, nor
+    # for the same words read back from `memsync.dream.readings`.
+    by_count = sorted(zip(map(len, map(held.__getitem__, words)), words, strict=True))
+    return frozenset([word for _, word in by_count[:most]])
 
 
 class _Blocks:

@@ -43,6 +43,7 @@ How a memory is read (its words, facts and word order) is `memsync.dream.profile
 from __future__ import annotations
 
 import functools
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -165,7 +166,29 @@ def _candidate_pairs(
         [profile.exact for profile in profiles],
         close=functools.partial(_close, conservative=conservative),
         slack=functools.partial(_slack, conservative=conservative),
+        # Memories in other words are judged by facts only in a personal dream.
+        kept=None if conservative else lambda index, words: _kept(profiles[index], words),
     )
+
+
+def _kept(profile: Profile, words: frozenset[str]) -> frozenset[str]:
+    """Those of a memory's `words` a restatement keeps, read cheaply: those with a digit
+    and those written capitalised after a space (names, and some words starting a
+    sentence: `Profile.capitalised`, here asked only of words whose capital the text
+    holds, as every memory is read)."""
+    text = profile.text
+    initials = set(_INITIAL.findall(text))
+    return frozenset(
+        [
+            word
+            for word in words
+            if not word.isalpha()
+            or (word[0].upper() in initials and word.isascii() and f" {word.capitalize()}" in text)
+        ]
+    )
+
+
+_INITIAL = re.compile(r" ([A-Z])")
 
 
 def _close(shared: int, one: int, other: int, conservative: bool) -> bool:

@@ -182,7 +182,7 @@ def swapped(one: Profile, other: Profile, traded: bool = False) -> bool:
     return (
         names_swapped(first, second, traded)
         or names_moved(first, second)
-        or names_regrouped(first, second)
+        or names_regrouped(first, second, traded=traded)
         or negation_moved(first, second)
         or words_traded(first, second)
     )

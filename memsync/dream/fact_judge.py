@@ -27,7 +27,10 @@ takes away (`vocabulary.PRIVATIVE`: "leave … out", "except", "skip") said by o
 in a sentence sharing words with the other refuses; "service" or "app" after a name
 the other says bare tells nothing apart; with facts weighing `MIN_TRADED_WEIGHT`,
 names said again in other words are no swap unless they trade places with another
-word's. A memory of fewer than `memsync.dream.word_judge.MIN_SHARED_WORDS_CONTAINED`
+word's, and names grouped otherwise no regrouping unless they trade partners ("Hugo
+Lind is primary for Swan" beside "the Swan rotation changes on Tuesdays": the
+restatement's own grouping; "Geo API on Tuesday, Maps API on Thursday" and the days
+traded: another fact). A memory of fewer than `memsync.dream.word_judge.MIN_SHARED_WORDS_CONTAINED`
 words stays apart from a longer one holding it ("PostgreSQL 15 on RDS." may be about
 another service than the one the longer names).
 
@@ -44,6 +47,14 @@ in a sentence of its own; a qualifier or a kind of component one side says only 
 sentences naming something the other never says ("Traces are in Tempo under service
 heron-api") is part of a fact added; and a common word misspelt where a sentence
 starts ("Deploymnets …") is no fact.
+
+**A rule stated plainly already obliges** (a second pass on the fifth batch): "must",
+"has to" or a sentence starting "Always" that one side alone says adds no fact to a
+rule the other states without them (`_without_lone_obligation`: "Osprey backend PRs
+must pass ruff format" / "The Osprey backend is formatted with ruff"), unless the
+obliging side says "only" (a restriction) or the other grants ("may", "can",
+"optional": then the obligation is the fact, and `memsync.dream.judges` refuses
+whichever judge found them alike).
 """
 
 from __future__ import annotations
@@ -79,7 +90,7 @@ from memsync.dream.rewording import (
     without_summary,
     word_replaced,
 )
-from memsync.dream.vocabulary import ORDER, ROLES, UNITS, stem
+from memsync.dream.vocabulary import ORDER, RESTRICTING, ROLES, UNITS, stem
 
 # Memories in other words, judged by their facts: at least this many shared words, this
 # share of the smaller's words (those another language can share), and facts this heavy.
@@ -94,6 +105,7 @@ MIN_TRADED_WEIGHT = 4
 MIN_RESTATED_WEIGHT = 5
 _ROLES_AND_UNITS = frozenset(canonical(word) for word in ROLES | UNITS)
 _ORDER = frozenset(canonical(word) for word in ORDER)
+_RESTRICTED = frozenset(canonical(word) for word in RESTRICTING) | {"only", "solely"}
 # Words that say only that a name is a thing ("the Robin service", "Robin"): one side
 # saying one after a name the other says bare names no other thing, unlike "worker".
 _GENERIC = frozenset(canonical(word) for word in ("service", "services", "app", "apps"))
@@ -109,6 +121,7 @@ def facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
         return None
     if one.capitalised - other.words and other.capitalised - one.words:
         return None  # each names something the other does not: no facts to compare
+    one, other = _without_lone_obligation(one, other)
     # The same verdict whichever comes first: the one with fewer facts, then words.
     smaller, larger = sorted((one, other), key=lambda p: (len(p.facts), len(p.words), p.exact))
     if _fact_weight(smaller.facts) < MIN_FACT_WEIGHT or not facts_within(smaller, larger):
@@ -187,6 +200,50 @@ def facts_reason(one: Profile, other: Profile, shared: int) -> str | None:
 
 
 _NEVER = "<never>"
+_ALWAYS = "<always>"
+# The words a rule's obligation is said with ("must", "has to", "is required to" are
+# "mandatory": `memsync.dream.phrasing`; "Always" starting a sentence is a fact too).
+_OBLIGED = frozenset(("mandatory", "alway"))
+# What a memory grants rather than requires: said by the other side, an obligation
+# one side alone states is a fact ("Contractors can merge" / "must merge").
+_PERMITTING = re.compile(
+    r"\b(?:may|might|can|could|optional(?:ly)?|allow(?:s|ed)?|permit(?:s|ted)?|fine|free"
+    r"|okay|ok|up to)\b|可以|允许",
+    re.I,
+)
+
+
+def obliges(memory: Profile) -> bool:
+    """Whether a memory states an obligation ("must", "has to", "always")."""
+    return _ALWAYS in memory.facts and not _OBLIGED.isdisjoint(memory.words)
+
+
+def grants(memory: Profile) -> bool:
+    """Whether a memory grants something ("may", "can", "is optional", "is fine")."""
+    return bool(_PERMITTING.search(memory.text))
+
+
+def _without_lone_obligation(one: Profile, other: Profile) -> tuple[Profile, Profile]:
+    """The two memories, less the obligation one alone states ("Every migration must be
+    backwards compatible" / "Migrations stay compatible"; "Always ask before …" /
+    "Check with the user first before …"): a rule stated plainly already obliges, so
+    "must" adds no fact to it. Not when "only" (a restriction, `SOLELY`) is said on the
+    side that obliges, nor when the other grants ("may", "can", "optional"): then the
+    obligation is the fact that tells them apart."""
+    if (_ALWAYS in one.facts) == (_ALWAYS in other.facts):
+        return one, other
+    holder, plain = (one, other) if _ALWAYS in one.facts else (other, one)
+    if not obliges(holder) or not _RESTRICTED.isdisjoint(holder.words) or grants(plain):
+        return one, other
+    shape = holder.shape
+    eased = Profile(
+        words=holder.words - _OBLIGED,
+        exact=holder.exact,
+        text=holder.text,
+        _facts=holder.facts - _OBLIGED - {_ALWAYS},
+        _shape=Shape(tuple(w for w in shape.words if w.text not in _OBLIGED), shape.negative),
+    )
+    return (eased, plain) if holder is one else (plain, eased)
 
 
 def _ordered(one: Profile, other: Profile, told: frozenset[str]) -> frozenset[str]:

@@ -75,7 +75,7 @@ from memsync.dream.differences import (
     takes_away,
     unread,
 )
-from memsync.dream.fact_judge import facts_reason
+from memsync.dream.fact_judge import facts_reason, grants, obliges
 from memsync.dream.opposites import opposed
 from memsync.dream.profiles import Profile
 from memsync.dream.word_judge import (
@@ -115,7 +115,18 @@ def duplicate_reason(
 def _contradicts(one: Profile, other: Profile) -> bool:
     """Whether, whichever judge found two memories alike, one says the opposite of the
     other (`memsync.dream.opposites`) or says "used to" where the other does not."""
-    return opposed(one, other) or _used_to(one) != _used_to(other)
+    return (
+        opposed(one, other)
+        or _used_to(one) != _used_to(other)
+        or _obliged_against_granted(one, other)
+        or _obliged_against_granted(other, one)
+    )
+
+
+def _obliged_against_granted(one: Profile, other: Profile) -> bool:
+    """Whether one memory obliges ("Contractors must merge …") where the other, obliging
+    nothing, grants ("Contractors may merge …"): a permission is no obligation."""
+    return obliges(one) and not obliges(other) and grants(other) and not grants(one)
 
 
 def _used_to(memory: Profile) -> bool:

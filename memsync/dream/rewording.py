@@ -361,7 +361,7 @@ def _traded(
     )
 
 
-def names_regrouped(one: Shape, other: Shape, either: bool = False) -> bool:
+def names_regrouped(one: Shape, other: Shape, either: bool = False, traded: bool = False) -> bool:
     """Whether names said together in one memory are said apart in the other, both
     ways: "Geo API deploys on Tuesday; Maps API on Thursday" against "Geo API deploys on
     Thursday; Maps API on Tuesday", or "Atlas team owns Geo API and Orbit team owns
@@ -374,9 +374,39 @@ def names_regrouped(one: Shape, other: Shape, either: bool = False) -> bool:
     first, second = _together(one, names), _together(other, names)
     present_first = names.intersection(word.text for word in one.words)
     present_second = names.intersection(word.text for word in other.words)
-    split = any(pair <= present_second and pair not in second for pair in first)
-    joined = any(pair <= present_first and pair not in first for pair in second)
-    return (split or joined) if either else (split and joined)
+    split = {pair for pair in first if pair <= present_second and pair not in second}
+    joined = {pair for pair in second if pair <= present_first and pair not in first}
+    if either:
+        return bool(split or joined)
+    if traded:
+        return _partners_traded(split, joined, first, second)
+    return bool(split and joined)
+
+
+def _partners_traded(
+    split: set[frozenset[str]],
+    joined: set[frozenset[str]],
+    first: set[frozenset[str]],
+    second: set[frozenset[str]],
+) -> bool:
+    """Whether a name parted from one name (`split`) is joined with another (`joined`)
+    that it took from a third, the first name going to that third: "Geo API on Tuesday,
+    Maps API on Thursday" / "Geo API on Thursday, Maps API on Tuesday" trade partners;
+    "Hugo Lind is primary 2026-11" / "Hugo Lind is primary for Swan 2026-11", the
+    rotation's day said apart, only group a restatement's facts otherwise."""
+    for parted in split:
+        for name in parted:
+            (old,) = parted - {name}
+            for pair in joined:
+                if name not in pair or old in pair:
+                    continue
+                (new,) = pair - {name}
+                # `new` was with some third name in the first memory, and `old` is with
+                # that third in the second.
+                thirds = {n for p in first if new in p for n in p} - {new, name}
+                if any(frozenset((old, third)) in second for third in thirds):
+                    return True
+    return False
 
 
 def _together(shape: Shape, names: Collection[str]) -> set[frozenset[str]]:

@@ -391,6 +391,9 @@ PHRASES = {
     # is a fact as a number is and "three" / "four" is a number changed. Not "one",
     # which is as often a pronoun ("one of them", "the one-click flow").
     **{word: str(number) for number, word in enumerate(_NUMBER_WORDS.split(), start=2)},
+    # "twice" is "two times", as "two" is "2" ("retried twice", "two retries").
+    "twice": "2 times",
+    "thrice": "3 times",
     **{
         word: str(number)
         for word, number in (
@@ -404,13 +407,16 @@ PHRASES = {
 }
 _DOUBLING = ("ings", "ing", "ed")
 _DOUBLED = re.compile(r"([bdgkmnprt])\1$")
+_SILENT_E = re.compile(r"[^aeiou][aeiou][^aeiouwxy]")
 
 
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light English stemmer: plurals, the commonest verb endings, "-ation", "-ition" and a few
     irregular participles. A final "e" goes too, so "handle", "handles" and "handled"
-    are one, and "rotates" and "rotation"."""
+    are one, and "rotates" and "rotation". "-ied" is "-y", as "-ies" is ("retried",
+    "retries"), and a short verb that lost its "e" before "-ed" or "-ing" gets it back
+    ("paged", "paging", "pages" are "page"; "noted" is "note", not the denial "not")."""
     if len(word) <= 3 or not word.isascii() or not word.isalpha():
         return word
     if word in _IRREGULAR:
@@ -422,6 +428,7 @@ def stem(word: str) -> str:
         ("ations", "at"),
         ("ation", "at"),
         ("ies", "y"),
+        ("ied", "y"),  # "retried", "retries": one verb
         ("sses", "ss"),
         ("ings", ""),
         ("ing", ""),
@@ -436,6 +443,10 @@ def stem(word: str) -> str:
             # A consonant doubled before "-ed" or "-ing" is one: "tagged", "tag".
             if suffix in _DOUBLING and _DOUBLED.search(stemmed) and len(stemmed) > 3:
                 stemmed = stemmed[:-1]
+            elif suffix in _DOUBLING and _SILENT_E.fullmatch(stemmed):
+                # A short verb lost its "e": "paged", "paging" are "page" (kept whole,
+                # being four letters), as "pages" is.
+                stemmed += "e"
             break
     else:
         if word.endswith("s") and not word.endswith(("ss", "us", "is")):
