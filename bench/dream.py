@@ -29,6 +29,12 @@ peak RSS of the process during the run, and the whole run once more on the same
 ``main`` (the canary answers then come from the cache the first run kept; the result
 is checked to be the same).
 
+    python bench/dream.py --floor 2000
+
+prints what the least a dream reading its memories must do costs against reading the
+files once, before any rule runs: parsing the directory, reading each memory's words,
+indexing which memories hold each word (the part of the engine's budget they take).
+
     python bench/dream.py --digest 2000,10000
 
 prints a digest of all a dream of the bench's corpus gives (files, notes, summary,
@@ -44,12 +50,14 @@ import hashlib
 import json
 import multiprocessing
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -449,6 +457,51 @@ def _tree_digests(root: Path) -> dict[str, str]:
     }
 
 
+# Any run of word characters: the least a reading of a memory's words can be.
+_WORD = re.compile(r"\w+")
+
+
+def bench_floor(base: Path, size: int) -> None:
+    """The least a dream that reads its memories' words must do, step by step, against
+    reading the files once: parsing the directory (`MemoryDirectory.read`), then one
+    tokenisation of each memory, then an index of which memories hold each word (what
+    finding any two alike needs). No rule of the dream runs: what these take is out of
+    the aim's budget before any rule does."""
+    from memsync.memory import MemoryDirectory
+    from tests.dream.corpus import build_corpus
+
+    corpus = build_corpus(base / f"floor-{size}", memories=size)
+    files = [path for path in corpus.root.rglob("*") if path.is_file()]
+
+    def read_once() -> None:
+        for path in files:
+            path.read_bytes()
+
+    def words() -> list[set[str]]:
+        memories = MemoryDirectory.read(corpus.root, links=False).files.values()
+        return [set(_WORD.findall(f"{m.description or ''}\n{m.body}".lower())) for m in memories]
+
+    def held() -> None:
+        holders: defaultdict[str, list[int]] = defaultdict(list)
+        for number, found in enumerate(words()):
+            for word in found:
+                holders[word].append(number)
+
+    def cpu(function: Callable[[], object]) -> float:
+        return statistics.median(_timed(function)[2] for _ in range(7))
+
+    read = cpu(read_once)
+    print(f"{size} memories: read once {read * 1000:.1f} ms CPU (ratio 1.0)")
+    steps = {
+        "parse the directory": lambda: MemoryDirectory.read(corpus.root, links=False),
+        "  and read each memory's words once": words,
+        "  and index which memories hold each word": held,
+    }
+    for name, step in steps.items():
+        seconds = cpu(step)
+        print(f"  {name}: {seconds * 1000:.1f} ms CPU, ratio {seconds / read:.1f}")
+
+
 def dream_output(base: Path, size: int) -> str:
     """A digest of everything a deterministic dream of the bench's corpus gives: the
     engine's files, summary, notes and stale list, and the whole run's proposal (tree,
@@ -508,7 +561,12 @@ def main() -> None:
     parser.add_argument("--loops", type=int, default=20_000)
     parser.add_argument("--growth", help="only the dream's ratios at these sizes: 500,2000,10000")
     parser.add_argument("--digest", help="only a digest of the dream's output at these sizes")
+    parser.add_argument("--floor", type=int, help="only what the least a dream must do costs")
     options = parser.parse_args()
+    if options.floor:
+        with tempfile.TemporaryDirectory(prefix="memsync-bench-dream-") as tmp:
+            bench_floor(Path(tmp), options.floor)
+        return
     if options.digest:
         with tempfile.TemporaryDirectory(prefix="memsync-bench-dream-") as tmp:
             for size in options.digest.split(","):
