@@ -171,6 +171,10 @@ def _candidate_pairs(
     )
 
 
+# A capital after a space: the initials of the words `_kept` may find written capitalised.
+_INITIAL = re.compile(r" ([A-Z])")
+
+
 def _kept(profile: Profile, words: frozenset[str]) -> frozenset[str]:
     """Those of a memory's `words` a restatement keeps, read cheaply: those with a digit
     and those written capitalised after a space (names, and some words starting a
@@ -186,9 +190,6 @@ def _kept(profile: Profile, words: frozenset[str]) -> frozenset[str]:
             or (word[0].upper() in initials and word.isascii() and f" {word.capitalize()}" in text)
         ]
     )
-
-
-_INITIAL = re.compile(r" ([A-Z])")
 
 
 def _close(shared: int, one: int, other: int, conservative: bool) -> bool:

@@ -33,7 +33,7 @@ from memsync.dream.vocabulary import (
 QUALIFIER_FORMS = frozenset(canonical(word) for word in QUALIFIERS)
 COMPONENT_FORMS = frozenset(canonical(word) for word in COMPONENTS)
 QUALIFIER_AND_COMPONENT_FORMS = QUALIFIER_FORMS | COMPONENT_FORMS
-_RESTRICTING = frozenset(canonical(word) for word in RESTRICTING)
+RESTRICTING_FORMS = frozenset(canonical(word) for word in RESTRICTING)
 _PRIVATIVE = frozenset(canonical(word) for word in PRIVATIVE)
 # The restricting words that narrow a sentence with no qualifier beside them ("4
 # replicas, for EU customers only"), unlike "applies" or "holds".
@@ -147,7 +147,7 @@ def narrowed(smaller: Profile, larger: Profile, added: set[str]) -> bool:
         return False
     words = larger.shape.words
     scoped = {word.sentence for word in words if word.text in qualifiers}
-    restricting = {word.sentence for word in words if word.text in _RESTRICTING}
+    restricting = {word.sentence for word in words if word.text in RESTRICTING_FORMS}
     known = smaller.words
     naming = {word.sentence for word in words if word.name and word.text not in known}
     return bool((scoped & restricting) - naming)

@@ -66,6 +66,7 @@ from memsync.dream.additions import denies_the_rest
 from memsync.dream.differences import (
     COMPONENT_FORMS,
     QUALIFIER_AND_COMPONENT_FORMS,
+    RESTRICTING_FORMS,
     SOLELY,
     ends,
     facts_within,
@@ -90,7 +91,7 @@ from memsync.dream.rewording import (
     without_summary,
     word_replaced,
 )
-from memsync.dream.vocabulary import ORDER, RESTRICTING, ROLES, UNITS, stem
+from memsync.dream.vocabulary import ORDER, ROLES, UNITS, stem
 
 # Memories in other words, judged by their facts: at least this many shared words, this
 # share of the smaller's words (those another language can share), and facts this heavy.
@@ -105,7 +106,6 @@ MIN_TRADED_WEIGHT = 4
 MIN_RESTATED_WEIGHT = 5
 _ROLES_AND_UNITS = frozenset(canonical(word) for word in ROLES | UNITS)
 _ORDER = frozenset(canonical(word) for word in ORDER)
-_RESTRICTED = frozenset(canonical(word) for word in RESTRICTING) | {"only", "solely"}
 # Words that say only that a name is a thing ("the Robin service", "Robin"): one side
 # saying one after a name the other says bare names no other thing, unlike "worker".
 _GENERIC = frozenset(canonical(word) for word in ("service", "services", "app", "apps"))
@@ -227,13 +227,13 @@ def _without_lone_obligation(one: Profile, other: Profile) -> tuple[Profile, Pro
     """The two memories, less the obligation one alone states ("Every migration must be
     backwards compatible" / "Migrations stay compatible"; "Always ask before …" /
     "Check with the user first before …"): a rule stated plainly already obliges, so
-    "must" adds no fact to it. Not when "only" (a restriction, `SOLELY`) is said on the
-    side that obliges, nor when the other grants ("may", "can", "optional"): then the
-    obligation is the fact that tells them apart."""
+    "must" adds no fact to it. Not when the side that obliges restricts ("only",
+    "solely": `RESTRICTING_FORMS`), nor when the other grants ("may", "can",
+    "optional"): then the obligation is the fact that tells them apart."""
     if (_ALWAYS in one.facts) == (_ALWAYS in other.facts):
         return one, other
     holder, plain = (one, other) if _ALWAYS in one.facts else (other, one)
-    if not obliges(holder) or not _RESTRICTED.isdisjoint(holder.words) or grants(plain):
+    if not obliges(holder) or not RESTRICTING_FORMS.isdisjoint(holder.words) or grants(plain):
         return one, other
     shape = holder.shape
     eased = Profile(
